@@ -1,0 +1,24 @@
+// Subcommands of the `schedmate` binary. Each Add*Command registers one
+// subcommand; its callback returns through CommandFailed on error.
+#ifndef SCHEDMATE_CLI_COMMANDS_H_
+#define SCHEDMATE_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+void AddSimulateCommand(CLI::App& app);
+void AddDemoCommand(CLI::App& app);
+void AddTraceCommand(CLI::App& app);
+void AddSynthCommand(CLI::App& app);
+void AddPoliciesCommand(CLI::App& app);
+
+// Prints "error: ..." and ends the command with exit code 2 for bad input,
+// 1 for anything else.
+[[noreturn]] void CommandFailed(const Status& status);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_CLI_COMMANDS_H_

@@ -1,0 +1,32 @@
+// schedmate: a semantic information layer for GPU cluster schedulers.
+// This binary is a composition root: it picks backends and wires modules.
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace schedmate {
+
+void CommandFailed(const Status& status) {
+  std::fprintf(stderr, "error: %s\n", status.message().c_str());
+  bool input = status.code() == StatusCode::kInvalidArgument ||
+               status.code() == StatusCode::kNotFound ||
+               status.code() == StatusCode::kResourceExhausted;
+  throw CLI::RuntimeError(input ? 2 : 1);
+}
+
+}  // namespace schedmate
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "schedmate — makes GPU cluster schedulers understand the jobs they run.\n"
+      "Trace replay, baseline policies and (later) the semantic layer."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "schedmate 0.1.0");
+  schedmate::AddDemoCommand(app);
+  schedmate::AddSimulateCommand(app);
+  schedmate::AddTraceCommand(app);
+  schedmate::AddSynthCommand(app);
+  schedmate::AddPoliciesCommand(app);
+  CLI11_PARSE(app, argc, argv);
+  return 0;
+}

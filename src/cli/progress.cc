@@ -1,0 +1,41 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace schedmate {
+
+bool ProgressLine::Wanted(const std::string& mode) {
+  if (mode == "on") return true;
+  if (mode == "off") return false;
+  return isatty(STDERR_FILENO) != 0;
+}
+
+void ProgressLine::Update(const std::string& label, const SimProgress& p) {
+  if (!enabled_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (label != label_) {
+    if (drawn_) std::fputc('\n', stderr);
+    label_ = label;
+    start_ = now;
+    drawn_ = false;
+  } else if (p.jobs_done < p.jobs_total && now - last_ < std::chrono::milliseconds(200)) {
+    return;
+  }
+  last_ = now;
+  double pct = p.jobs_total ? 100.0 * p.jobs_done / p.jobs_total : 100.0;
+  double wall = std::chrono::duration<double>(now - start_).count();
+  std::fprintf(stderr, "\r[%s] %5.1f%%  %lld/%lld jobs  sim day %.1f  %.1f s   ",
+               label.c_str(), pct, static_cast<long long>(p.jobs_done),
+               static_cast<long long>(p.jobs_total), p.now_s / 86400.0, wall);
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressLine::Finish() {
+  if (enabled_ && drawn_) std::fputc('\n', stderr);
+  drawn_ = false;
+}
+
+}  // namespace schedmate

@@ -1,0 +1,140 @@
+#include "core/json.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace schedmate {
+namespace {
+
+std::string Where(std::string_view where, std::string_view field) {
+  std::string s(where);
+  if (!s.empty()) s += ": ";
+  s += "field '";
+  s += field;
+  s += "'";
+  return s;
+}
+
+const Json* Find(const Json& obj, std::string_view field) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(std::string(field));
+  return it == obj.end() ? nullptr : &*it;
+}
+
+Status Missing(std::string_view where, std::string_view field) {
+  return InvalidArgument(Where(where, field) + " is missing");
+}
+
+Status Mistyped(std::string_view where, std::string_view field,
+                std::string_view want, const Json& got) {
+  return InvalidArgument(Where(where, field) + " must be " +
+                         std::string(want) + ", got " + got.type_name());
+}
+
+bool IsInteger(const Json& v) {
+  if (v.is_number_integer()) return true;
+  if (!v.is_number_float()) return false;
+  double d = v.get<double>();
+  return d == static_cast<double>(static_cast<int64_t>(d));
+}
+
+}  // namespace
+
+Result<Json> ParseJson(std::string_view text, std::string_view source) {
+  Json j = Json::parse(text.begin(), text.end(), nullptr,
+                       /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    // Re-parse with exceptions only to extract the position for the message.
+    try {
+      Json unused = Json::parse(text.begin(), text.end());
+      (void)unused;
+    } catch (const Json::exception& e) {
+      return InvalidArgument(std::string(source) + ": invalid JSON: " +
+                             e.what());
+    }
+    return InvalidArgument(std::string(source) + ": invalid JSON");
+  }
+  return j;
+}
+
+Result<Json> ReadJsonFile(const std::string& path, size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot open");
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      return ResourceExhausted(path + ": larger than " +
+                               std::to_string(max_bytes) + " bytes");
+  }
+  return ParseJson(text, path);
+}
+
+Result<int64_t> GetInt(const Json& obj, std::string_view field,
+                       std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v) return Missing(where, field);
+  if (!IsInteger(*v)) return Mistyped(where, field, "an integer", *v);
+  return v->is_number_integer() ? v->get<int64_t>()
+                                : static_cast<int64_t>(v->get<double>());
+}
+
+Result<double> GetNumber(const Json& obj, std::string_view field,
+                         std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v) return Missing(where, field);
+  if (!v->is_number()) return Mistyped(where, field, "a number", *v);
+  return v->get<double>();
+}
+
+Result<std::string> GetString(const Json& obj, std::string_view field,
+                              std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v) return Missing(where, field);
+  if (!v->is_string()) return Mistyped(where, field, "a string", *v);
+  return v->get<std::string>();
+}
+
+Result<bool> GetBool(const Json& obj, std::string_view field,
+                     std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v) return Missing(where, field);
+  if (!v->is_boolean()) return Mistyped(where, field, "true or false", *v);
+  return v->get<bool>();
+}
+
+Result<std::optional<int64_t>> GetOptInt(const Json& obj,
+                                         std::string_view field,
+                                         std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v || v->is_null()) return std::optional<int64_t>();
+  ASSIGN_OR_RETURN(int64_t x, GetInt(obj, field, where));
+  return std::optional<int64_t>(x);
+}
+
+Result<std::optional<double>> GetOptNumber(const Json& obj,
+                                           std::string_view field,
+                                           std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v || v->is_null()) return std::optional<double>();
+  ASSIGN_OR_RETURN(double x, GetNumber(obj, field, where));
+  return std::optional<double>(x);
+}
+
+Result<std::optional<std::string>> GetOptString(const Json& obj,
+                                                std::string_view field,
+                                                std::string_view where) {
+  const Json* v = Find(obj, field);
+  if (!v || v->is_null()) return std::optional<std::string>();
+  ASSIGN_OR_RETURN(std::string x, GetString(obj, field, where));
+  return std::optional<std::string>(std::move(x));
+}
+
+std::string DumpJson(const Json& value, int indent) {
+  return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace schedmate

@@ -1,0 +1,51 @@
+// JSON helpers that never throw across the API. nlohmann::json is the value
+// type; parse errors and missing/mistyped fields come back as Status with the
+// source and the field path in the message.
+#ifndef SCHEDMATE_CORE_JSON_H_
+#define SCHEDMATE_CORE_JSON_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+using Json = nlohmann::json;
+
+// Parses `text`; `source` names the file or channel for error messages.
+Result<Json> ParseJson(std::string_view text, std::string_view source);
+// Reads and parses a file (capped at `max_bytes`).
+Result<Json> ReadJsonFile(const std::string& path,
+                          size_t max_bytes = 64u << 20);
+
+// Field accessors: error when absent or of the wrong type, naming the field.
+Result<int64_t> GetInt(const Json& obj, std::string_view field,
+                       std::string_view where);
+Result<double> GetNumber(const Json& obj, std::string_view field,
+                         std::string_view where);
+Result<std::string> GetString(const Json& obj, std::string_view field,
+                              std::string_view where);
+Result<bool> GetBool(const Json& obj, std::string_view field,
+                     std::string_view where);
+// Optional variants: nullopt when absent or null; error when mistyped.
+Result<std::optional<int64_t>> GetOptInt(const Json& obj,
+                                         std::string_view field,
+                                         std::string_view where);
+Result<std::optional<double>> GetOptNumber(const Json& obj,
+                                           std::string_view field,
+                                           std::string_view where);
+Result<std::optional<std::string>> GetOptString(const Json& obj,
+                                                std::string_view field,
+                                                std::string_view where);
+
+// Serialises without throwing (invalid UTF-8 is replaced).
+std::string DumpJson(const Json& value, int indent = -1);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_CORE_JSON_H_

@@ -1,0 +1,156 @@
+#include "plot/svg_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+namespace schedmate {
+namespace {
+
+constexpr double kW = 800, kH = 480, kLeft = 80, kRight = 170, kTop = 40,
+                 kBottom = 60;
+const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                               "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+std::string Num(double v) {
+  char buf[32];
+  double a = std::fabs(v);
+  if (a >= 1e6 || (a > 0 && a < 1e-2)) std::snprintf(buf, sizeof(buf), "%.1e", v);
+  else if (a >= 100) std::snprintf(buf, sizeof(buf), "%.0f", v);
+  else std::snprintf(buf, sizeof(buf), "%.2g", v);
+  return buf;
+}
+
+struct Axis {
+  double lo, hi;
+  bool log;
+  double Map(double v, double a, double b) const {
+    double t = log ? (std::log10(std::max(v, 1e-9)) - lo) / (hi - lo)
+                   : (v - lo) / (hi - lo);
+    return a + (b - a) * t;
+  }
+  double Value(double t) const {
+    return log ? std::pow(10.0, lo + (hi - lo) * t) : lo + (hi - lo) * t;
+  }
+};
+
+Axis MakeAxis(const LineChart& c, bool x_axis) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& s : c.series)
+    for (double v : x_axis ? s.x : s.y) {
+      if (x_axis && c.log_x && v <= 0) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  if (!std::isfinite(lo)) lo = 0, hi = 1;
+  bool log = x_axis && c.log_x;
+  if (log) {
+    lo = std::floor(std::log10(lo));
+    hi = std::ceil(std::log10(hi));
+  } else if (!x_axis) {
+    lo = std::min(lo, 0.0);
+  }
+  if (hi <= lo) hi = lo + 1;
+  return {lo, hi, log};
+}
+
+}  // namespace
+
+Series CdfSeries(std::string name, std::vector<double> v, size_t max_points) {
+  Series s;
+  s.name = std::move(name);
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  if (n == 0) return s;
+  size_t step = std::max<size_t>(1, n / max_points);
+  for (size_t i = 0; i < n; i += step) {
+    s.x.push_back(v[i]);
+    s.y.push_back(static_cast<double>(i + 1) / n);
+  }
+  if (s.x.back() != v.back() || s.y.back() != 1.0) {
+    s.x.push_back(v.back());
+    s.y.push_back(1.0);
+  }
+  return s;
+}
+
+std::string RenderSvg(const LineChart& c) {
+  Axis xa = MakeAxis(c, true), ya = MakeAxis(c, false);
+  const double x0 = kLeft, x1 = kW - kRight, y0 = kH - kBottom, y1 = kTop;
+  std::string out;
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+                "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                kW, kH);
+  out += buf;
+  out += "<text x=\"" + Num(kW / 2) + "\" y=\"22\" text-anchor=\"middle\" "
+         "font-size=\"15\">" + Escape(c.title) + "</text>\n";
+  for (int i = 0; i <= 5; ++i) {  // grid and tick labels
+    double t = i / 5.0;
+    double gx = x0 + (x1 - x0) * t, gy = y0 + (y1 - y0) * t;
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                  "stroke=\"#ddd\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                  "y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+                  gx, y0, gx, y1, x0, gy, x1, gy);
+    out += buf;
+    out += "<text x=\"" + Num(gx) + "\" y=\"" + Num(y0 + 18) +
+           "\" text-anchor=\"middle\">" + Num(xa.Value(t)) + "</text>\n";
+    out += "<text x=\"" + Num(x0 - 6) + "\" y=\"" + Num(gy + 4) +
+           "\" text-anchor=\"end\">" + Num(ya.Value(t)) + "</text>\n";
+  }
+  out += "<text x=\"" + Num((x0 + x1) / 2) + "\" y=\"" + Num(kH - 15) +
+         "\" text-anchor=\"middle\">" + Escape(c.x_label) + "</text>\n";
+  out += "<text transform=\"translate(18," + Num((y0 + y1) / 2) +
+         ") rotate(-90)\" text-anchor=\"middle\">" + Escape(c.y_label) +
+         "</text>\n";
+  for (size_t k = 0; k < c.series.size(); ++k) {
+    const Series& s = c.series[k];
+    const char* color = kColors[k % 8];
+    out += "<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"";
+    out += color;
+    out += "\" points=\"";
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (c.log_x && s.x[i] <= 0) continue;
+      std::snprintf(buf, sizeof(buf), "%.1f,%.1f ", xa.Map(s.x[i], x0, x1),
+                    ya.Map(s.y[i], y0, y1));
+      out += buf;
+    }
+    out += "\"/>\n";
+    double ly = kTop + 10 + 18 * k;
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
+                  "stroke=\"%s\" stroke-width=\"3\"/>",
+                  x1 + 12, ly, x1 + 32, ly, color);
+    out += buf;
+    out += "<text x=\"" + Num(x1 + 38) + "\" y=\"" + Num(ly + 4) + "\">" +
+           Escape(s.name) + "</text>\n";
+  }
+  out += "</svg>\n";
+  return out;
+}
+
+Status WriteSvgFile(const LineChart& chart, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return NotFound(path + ": cannot create");
+  out << RenderSvg(chart);
+  if (!out) return Unavailable(path + ": write failed");
+  return Status::Ok();
+}
+
+}  // namespace schedmate

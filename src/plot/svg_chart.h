@@ -1,0 +1,35 @@
+// Line charts written as self-contained SVG files (no plotting toolchain
+// needed): JCT CDFs and cluster time series.
+#ifndef SCHEDMATE_PLOT_SVG_CHART_H_
+#define SCHEDMATE_PLOT_SVG_CHART_H_
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+struct Series {
+  std::string name;
+  std::vector<double> x, y;  // same length; x ascending
+};
+
+struct LineChart {
+  std::string title;
+  std::string x_label, y_label;
+  bool log_x = false;
+  std::vector<Series> series;
+};
+
+// Renders to an SVG document string.
+std::string RenderSvg(const LineChart& chart);
+Status WriteSvgFile(const LineChart& chart, const std::string& path);
+
+// An empirical CDF of `values` (at most `max_points` points).
+Series CdfSeries(std::string name, std::vector<double> values,
+                 size_t max_points = 400);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_PLOT_SVG_CHART_H_

@@ -1,0 +1,56 @@
+// Helios' history estimator (HeliosArtifact estimators/estimator.py,
+// NaiveEstimator), learning online from jobs as they end:
+//  1. names = up to 2 known job names with a similarity ratio >= 0.6 to the
+//     job's name (difflib.get_close_matches semantics);
+//  2. exact name known: the user's jobs of that name, else everyone's;
+//     fuzzy matches only: the user's jobs of those names, else everyone's;
+//     within the user's jobs, prefer those with the same GPU count;
+//  3. no match: the user's mean duration, else the global mean;
+//  4. no history at all: `prior_s` (the artifact trains on earlier months;
+//     we start empty and say so).
+// Aggregation is the mean, as in the artifact.
+#ifndef SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
+#define SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "policies/estimators/duration_estimator.h"
+
+namespace schedmate {
+
+// difflib.SequenceMatcher(None, a, b).ratio() without the autojunk
+// heuristic: 2 * matched characters / total characters.
+double SequenceRatio(std::string_view a, std::string_view b);
+
+class HistoryEstimator final : public DurationEstimator {
+ public:
+  explicit HistoryEstimator(double prior_s = 3600.0) : prior_s_(prior_s) {}
+  std::string_view Name() const override { return "history"; }
+  double Estimate(const JobSpec& job, int64_t now) override;
+  void Observe(const JobSpec& job, int64_t ran_s, int64_t end_s) override;
+
+ private:
+  struct Record {
+    std::string user;
+    int32_t gpus;
+    double duration;
+  };
+  // Up to two names, best first.
+  std::vector<const std::string*> CloseMatches(const std::string& name) const;
+  double MeanOf(const std::vector<const std::string*>& names,
+                const JobSpec& job) const;
+
+  double prior_s_;
+  std::unordered_map<std::string, std::vector<Record>> by_name_;
+  std::vector<std::string> names_;  // insertion order, for stable ties
+  std::unordered_map<std::string, std::pair<double, int64_t>> by_user_;
+  double sum_ = 0;
+  int64_t count_ = 0;
+};
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
