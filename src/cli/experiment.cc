@@ -184,7 +184,35 @@ Json ExperimentToJson(const ExperimentConfig& c) {
           {"policies", policies}};
 }
 
+namespace {
+
+void ResolvePolicies(const ExperimentConfig& c, Prepared& p) {
+  bool named = false;
+  for (const auto& j : p.trace.jobs) named = named || !j.name.empty();
+  p.policies = c.policies;
+  for (auto& pc : p.policies) {
+    if (pc.name == "qssf" && pc.estimator.empty() && !named) {
+      pc.estimator = "helios-error-model";
+      p.notes.push_back("qssf: the trace has no job names; estimating with "
+                        "the Helios error model (seed " +
+                        std::to_string(pc.seed) + ")");
+    }
+  }
+}
+
+Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c);
+
+}  // namespace
+
 Result<Prepared> PrepareExperiment(const ExperimentConfig& c) {
+  ASSIGN_OR_RETURN(Prepared p, PrepareTraceAndCluster(c));
+  ResolvePolicies(c, p);
+  return p;
+}
+
+namespace {
+
+Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c) {
   Prepared p;
   if (!c.synth_profile.empty()) {
     ASSIGN_OR_RETURN(ClusterProfile profile, FindProfile(c.synth_profile));
@@ -225,11 +253,13 @@ Result<Prepared> PrepareExperiment(const ExperimentConfig& c) {
   return p;
 }
 
+}  // namespace
+
 Result<std::vector<PolicyRun>> RunPolicies(const Prepared& p,
                                            const ExperimentConfig& c,
                                            const ProgressFn& progress) {
   std::vector<PolicyRun> runs;
-  for (const PolicyConfig& pc : c.policies) {
+  for (const PolicyConfig& pc : p.policies) {
     ASSIGN_OR_RETURN(auto policy, MakePolicy(pc));
     SimOptions o;
     o.unknown_vc_is_error = c.unknown_vc_is_error;

@@ -47,6 +47,10 @@ Json ExperimentToJson(const ExperimentConfig& c);
 struct Prepared {
   Trace trace;
   ClusterSpec cluster;
+  // The config's policies with trace-dependent defaults resolved (QSSF on a
+  // trace without job names uses the Helios error model, as Helios does
+  // for Philly).
+  std::vector<PolicyConfig> policies;
   std::vector<std::string> notes;
 };
 Result<Prepared> PrepareExperiment(const ExperimentConfig& c);

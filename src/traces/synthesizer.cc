@@ -35,11 +35,24 @@ ClusterProfile Make(std::string name, std::string citation, double mean_s,
   return p;
 }
 
-// Log-normal (mu, sigma) with the given median and mean.
-std::pair<double, double> LogNormalParams(double median, double mean) {
+// Mean of a log-normal(mu, sigma) truncated to values below `max_s`.
+double TruncatedMean(double mu, double sigma, double max_s) {
+  double z = (std::log(max_s) - mu) / sigma;
+  return std::exp(mu + sigma * sigma / 2) * NormalCdf(z - sigma) / NormalCdf(z);
+}
+
+// Log-normal (mu, sigma), truncated at max_s, with median `median` and mean
+// `mean` (sigma by bisection, since truncation lowers the mean).
+std::pair<double, double> LogNormalParams(double median, double mean,
+                                          double max_s) {
   double mu = std::log(std::max(median, 1.0));
-  double ratio = std::max(mean / std::max(median, 1.0), 1.0);
-  return {mu, std::sqrt(2.0 * std::log(ratio))};
+  if (mean <= median) return {mu, 1e-6};
+  double lo = 1e-6, hi = 6;
+  for (int i = 0; i < 200; ++i) {
+    double mid = (lo + hi) / 2;
+    (TruncatedMean(mu, mid, max_s) < mean ? lo : hi) = mid;
+  }
+  return {mu, (lo + hi) / 2};
 }
 
 // Stratified uniforms: one in each of n equal strata, shuffled.
@@ -51,19 +64,36 @@ std::vector<double> StratifiedUniforms(size_t n, Rng& rng) {
   return u;
 }
 
+// One duration per quantile stratum of the truncated log-normal: a random
+// point in each stratum, except in the top 1 % of strata, which get the
+// stratum's conditional mean — a heavy tail's mean rests on those few
+// values, and random points there make the sample mean unstable.
 std::vector<int64_t> SampleDurations(const ClusterProfile& p, size_t n,
                                      Rng& rng) {
-  auto [mu, sigma] = LogNormalParams(p.median_duration_s, p.mean_duration_s);
   double max_s = p.max_duration_s > 0 ? p.max_duration_s : 1e12;
-  double f_max =
-      sigma > 0 ? NormalCdf((std::log(max_s) - mu) / sigma) : 1.0;
+  auto [mu, sigma] = LogNormalParams(p.median_duration_s, p.mean_duration_s, max_s);
+  double f_max = NormalCdf((std::log(max_s) - mu) / sigma);
+  // E[X; X below the q-quantile] of the untruncated law.
+  auto partial = [&](double q) {
+    double m = std::exp(mu + sigma * sigma / 2);
+    if (q <= 0) return 0.0;
+    if (q >= 1) return m;
+    return m * NormalCdf(NormalQuantile(q) - sigma);
+  };
   std::vector<int64_t> out;
   out.reserve(n);
+  const size_t tail_from = n - std::max<size_t>(1, n / 100);
   for (double u : StratifiedUniforms(n, rng)) {
-    double q = std::clamp(u * f_max, 1e-12, 1 - 1e-12);
-    double d = std::exp(mu + sigma * NormalQuantile(q));
-    out.push_back(std::clamp<int64_t>(std::llround(d), 1,
-                                      static_cast<int64_t>(max_s)));
+    size_t stratum = std::min(n - 1, static_cast<size_t>(u * n));
+    double d;
+    if (stratum >= tail_from) {
+      double qa = f_max * stratum / n, qb = f_max * (stratum + 1) / n;
+      d = (partial(qb) - partial(qa)) / (qb - qa);
+    } else {
+      double q = std::clamp(u * f_max, 1e-12, 1 - 1e-12);
+      d = std::exp(mu + sigma * NormalQuantile(q));
+    }
+    out.push_back(std::clamp<int64_t>(std::llround(d), 1, static_cast<int64_t>(max_s)));
   }
   return out;
 }
@@ -245,28 +275,31 @@ Result<Trace> SynthesizeTrace(const ClusterProfile& p, const SynthOptions& o,
   const EndState kStates[] = {EndState::kCompleted, EndState::kFailed,
                               EndState::kCancelled};
 
-  // Projects: order jobs by a noisy log-duration key and cut the order into
-  // runs of geometric length; a run is one project.
+  // GPU counts per job (exact marginal), then projects: order jobs by GPU
+  // count and a noisy log-duration key and cut the order into runs of
+  // geometric length, never across GPU counts; a run is one project (same
+  // user, name and GPU count; correlated durations).
+  std::vector<double> gpu_u = StratifiedUniforms(n, rng);
+  std::vector<double> state_u = StratifiedUniforms(n, rng);
+  std::vector<int32_t> gpus(n);
+  for (size_t i = 0; i < n; ++i) gpus[i] = 1 << Categorical(gpu_pmf, gpu_u[i]);
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::vector<double> key(n);
   for (size_t i = 0; i < n; ++i)
     key[i] = std::log(static_cast<double>(durations[i])) +
              o.project_noise * rng.Normal();
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return key[a] < key[b]; });
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return gpus[a] != gpus[b] ? gpus[a] < gpus[b] : key[a] < key[b];
+  });
   std::vector<JobSpec> jobs(n);
-  std::vector<double> gpu_u = StratifiedUniforms(n, rng);
-  std::vector<double> state_u = StratifiedUniforms(n, rng);
   double stop = 1.0 / std::max(1.0, o.jobs_per_project);
   int64_t project = 0;
-  int32_t project_gpus = 1;
   std::string project_user;
   for (size_t pos = 0; pos < n; ++pos) {
     size_t i = order[pos];
-    if (pos == 0 || rng.Uniform() < stop) {
+    if (pos == 0 || gpus[i] != gpus[order[pos - 1]] || rng.Uniform() < stop) {
       ++project;
-      project_gpus = 1 << Categorical(gpu_pmf, gpu_u[i]);
       double uu = rng.Uniform();
       project_user = "user" + std::to_string(static_cast<int>(
                                   uu * uu * std::max(1, o.users)));
@@ -274,7 +307,7 @@ Result<Trace> SynthesizeTrace(const ClusterProfile& p, const SynthOptions& o,
     JobSpec& j = jobs[i];
     j.user = project_user;
     j.name = "project-" + std::to_string(project);
-    j.gpus = project_gpus;
+    j.gpus = gpus[i];
     j.duration_s = durations[i];
     j.state = kStates[Categorical(state_pmf, state_u[i])];
   }

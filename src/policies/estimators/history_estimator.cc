@@ -67,28 +67,24 @@ std::vector<const std::string*> HistoryEstimator::CloseMatches(
 
 double HistoryEstimator::MeanOf(const std::vector<const std::string*>& names,
                                 const JobSpec& job) const {
-  double user_sum = 0, gpu_sum = 0, all_sum = 0;
-  int64_t user_n = 0, gpu_n = 0, all_n = 0;
+  Mean all, user, same_gpus;
   for (const std::string* n : names) {
-    for (const Record& r : by_name_.at(*n)) {
-      all_sum += r.duration;
-      ++all_n;
-      if (r.user != job.user) continue;
-      user_sum += r.duration;
-      ++user_n;
-      if (r.gpus == job.gpus) {
-        gpu_sum += r.duration;
-        ++gpu_n;
-      }
-    }
+    const NameStats& ns = by_name_.at(*n);
+    all.sum += ns.all.sum, all.n += ns.all.n;
+    auto u = ns.by_user.find(job.user);
+    if (u == ns.by_user.end()) continue;
+    user.sum += u->second.all.sum, user.n += u->second.all.n;
+    auto g = u->second.by_gpus.find(job.gpus);
+    if (g != u->second.by_gpus.end())
+      same_gpus.sum += g->second.sum, same_gpus.n += g->second.n;
   }
-  if (gpu_n > 0) return gpu_sum / gpu_n;
-  if (user_n > 0) return user_sum / user_n;
-  return all_sum / std::max<int64_t>(all_n, 1);
+  if (same_gpus.n > 0) return same_gpus.sum / same_gpus.n;
+  if (user.n > 0) return user.sum / user.n;
+  return all.sum / std::max<int64_t>(all.n, 1);
 }
 
 double HistoryEstimator::Estimate(const JobSpec& job, int64_t) {
-  if (count_ == 0) return prior_s_;
+  if (global_.n == 0) return prior_s_;
   std::vector<const std::string*> matches;
   auto exact = by_name_.find(job.name);
   if (exact != by_name_.end()) {
@@ -98,21 +94,22 @@ double HistoryEstimator::Estimate(const JobSpec& job, int64_t) {
   }
   if (!matches.empty()) return MeanOf(matches, job);
   auto user = by_user_.find(job.user);
-  if (user != by_user_.end() && user->second.second > 0)
-    return user->second.first / user->second.second;
-  return sum_ / count_;
+  if (user != by_user_.end() && user->second.n > 0)
+    return user->second.sum / user->second.n;
+  return global_.sum / global_.n;
 }
 
 void HistoryEstimator::Observe(const JobSpec& job, int64_t ran_s, int64_t) {
   double d = static_cast<double>(ran_s);
   auto [it, inserted] = by_name_.try_emplace(job.name);
   if (inserted) names_.push_back(job.name);
-  it->second.push_back({job.user, job.gpus, d});
-  auto& u = by_user_[job.user];
-  u.first += d;
-  ++u.second;
-  sum_ += d;
-  ++count_;
+  NameStats& ns = it->second;
+  ns.all.Add(d);
+  UserStats& us = ns.by_user[job.user];
+  us.all.Add(d);
+  us.by_gpus[job.gpus].Add(d);
+  by_user_[job.user].Add(d);
+  global_.Add(d);
 }
 
 }  // namespace schedmate

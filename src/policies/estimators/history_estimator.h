@@ -33,10 +33,19 @@ class HistoryEstimator final : public DurationEstimator {
   void Observe(const JobSpec& job, int64_t ran_s, int64_t end_s) override;
 
  private:
-  struct Record {
-    std::string user;
-    int32_t gpus;
-    double duration;
+  // Running sums, so an estimate costs O(matched names), not O(history).
+  struct Mean {
+    double sum = 0;
+    int64_t n = 0;
+    void Add(double x) { sum += x, ++n; }
+  };
+  struct UserStats {
+    Mean all;
+    std::unordered_map<int32_t, Mean> by_gpus;
+  };
+  struct NameStats {
+    Mean all;
+    std::unordered_map<std::string, UserStats> by_user;
   };
   // Up to two names, best first.
   std::vector<const std::string*> CloseMatches(const std::string& name) const;
@@ -44,11 +53,10 @@ class HistoryEstimator final : public DurationEstimator {
                 const JobSpec& job) const;
 
   double prior_s_;
-  std::unordered_map<std::string, std::vector<Record>> by_name_;
+  std::unordered_map<std::string, NameStats> by_name_;
   std::vector<std::string> names_;  // insertion order, for stable ties
-  std::unordered_map<std::string, std::pair<double, int64_t>> by_user_;
-  double sum_ = 0;
-  int64_t count_ = 0;
+  std::unordered_map<std::string, Mean> by_user_;
+  Mean global_;
 };
 
 }  // namespace schedmate
