@@ -1,0 +1,189 @@
+// The real `schedmate` binary, run as a user would run it.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CmdResult {
+  int code;
+  std::string out, err;
+};
+
+CmdResult Exec(const std::string& args) {
+  fs::path err = fs::temp_directory_path() / ("sm_err_" + std::to_string(getpid()));
+  std::string cmd = std::string(SCHEDMATE_BIN) + " " + args + " 2>" + err.string();
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
+  int status = pclose(p);
+  std::ifstream e(err);
+  std::stringstream es;
+  es << e.rdbuf();
+  fs::remove(err);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, es.str()};
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("sm_cli_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(CliTest, HelpListsEveryCommand) {
+  CmdResult r = Exec("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* c : {"demo", "simulate", "trace", "synth", "policies"})
+    EXPECT_NE(r.out.find(c), std::string::npos) << c;
+}
+
+TEST_F(CliTest, DemoPrintsAComparisonAndWritesPlots) {
+  CmdResult r = Exec("demo --jobs 300 --progress off --out " + (dir_ / "d").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* p : {"fifo", "sjf", "qssf", "tiresias-original", "tiresias-lucid",
+                        "tiresias-pollux", "avg JCT h", "calibration"})
+    EXPECT_NE(r.out.find(p), std::string::npos) << p;
+  for (const char* f : {"jct_cdf.svg", "queue_length.svg", "summary.json",
+                        "experiment.json", "fifo_jobs.csv", "fifo_timeseries.csv"})
+    EXPECT_TRUE(fs::exists(dir_ / "d" / f)) << f;
+  std::ifstream svg(dir_ / "d" / "jct_cdf.svg");
+  std::string head(5, ' ');
+  svg.read(head.data(), 5);
+  EXPECT_EQ(head, "<svg ");
+}
+
+TEST_F(CliTest, SimulateJsonHasTheFieldsScriptsUse) {
+  CmdResult r = Exec("simulate --synthetic seren --jobs 200 --nodes 4 --policy fifo --json "
+               "--jobs-out " + (dir_ / "jobs.csv").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  for (const char* f : {"jobs", "avg_jct_s", "median_jct_s", "p99_jct_s", "avg_queue_s",
+                        "makespan_s", "gpu_utilization", "wall_s"})
+    EXPECT_TRUE(j.contains(f)) << f;
+  EXPECT_EQ(j["jobs"], 200);
+  std::ifstream csv(dir_ / "jobs.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("job_id,submission_time,starting_time,finish_time,waiting_time,"
+                         "turnaround_time", 0), 0u);
+}
+
+TEST_F(CliTest, ARunIsReproducibleFromItsConfigFile) {
+  std::string cfg = (dir_ / "exp.json").string();
+  CmdResult a = Exec("simulate --synthetic philly --jobs 300 --nodes 8 --seed 5 "
+               "--policy sjf,tiresias-lucid --json --save-config " + cfg);
+  ASSERT_EQ(a.code, 0) << a.err;
+  CmdResult b = Exec("simulate --config " + cfg + " --json");
+  ASSERT_EQ(b.code, 0) << b.err;
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  ASSERT_EQ(ja.size(), 2u);
+  for (size_t i = 0; i < 2; ++i)
+    for (const char* f : {"jobs", "avg_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s"})
+      EXPECT_EQ(ja[i][f], jb[i][f]) << f;
+}
+
+TEST_F(CliTest, BadTracesEndInAClearErrorNotACrash) {
+  std::string vc = Write("vc.csv", "vc,node num\nv,2\n");
+  struct Case {
+    std::string name, content, want;
+  };
+  std::vector<Case> cases = {
+      {"empty.csv", "", "empty file"},
+      {"truncated.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1", "expected 5 fields"},
+      {"cols.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66,v,extra\n", ":2: expected 5 fields"},
+      {"utf8.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66,v\xff\n", ":2: invalid UTF-8"},
+      {"binary.csv", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 12) + std::string(5000, '\0'), "error"},
+      {"negative.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,-66.0,1,66,v\n", "column 'duration': '-66.0' is negative"},
+  };
+  for (const auto& c : cases) {
+    std::string path = Write(c.name, c.content);
+    CmdResult r = Exec("simulate --trace " + path + " --vc-config " + vc + " --format philly");
+    EXPECT_EQ(r.code, 2) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.want), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_EQ(r.err.find("terminate"), std::string::npos) << c.name;
+  }
+}
+
+TEST_F(CliTest, GigabyteSingleLineFailsFast) {
+  fs::path big = dir_ / "big.csv";
+  { std::ofstream(big) << ""; }
+  fs::resize_file(big, 1ull << 30);  // sparse: 1 GiB of NUL bytes, no newline
+  auto t0 = std::chrono::steady_clock::now();
+  CmdResult r = Exec("trace stats " + big.string());
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("line is longer than"), std::string::npos) << r.err;
+  EXPECT_LT(s, 5.0);
+}
+
+TEST_F(CliTest, MissingFilesAndFlagsAreExplained) {
+  CmdResult r = Exec("simulate --trace /nonexistent.csv --nodes 2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/nonexistent.csv: cannot open"), std::string::npos) << r.err;
+  r = Exec("simulate --synthetic seren --jobs 10");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no cluster given"), std::string::npos) << r.err;
+  r = Exec("simulate --synthetic seren --jobs 10 --nodes 2 --policy lottery");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown policy 'lottery'"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, TraceConvertAndStats) {
+  std::string in = Write("p.csv",
+      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+      "2017-10-09 07:01:55,66.0,1,66.0,a\n2017-10-09 06:13:03,2951.0,2,5902.0,b\n");
+  std::string out = (dir_ / "native.csv").string();
+  CmdResult r = Exec("trace convert " + in + " " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = Exec("trace stats --json " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["jobs"], 2);
+  EXPECT_EQ(j["format"], "philly");  // the origin is recorded
+  EXPECT_EQ(j["max_gpus"], 2);
+}
+
+TEST_F(CliTest, SynthPrintsCalibration) {
+  CmdResult r = Exec("synth --profile kalos --jobs 500 -o " + (dir_ / "k.csv").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("mean_duration_s"), std::string::npos);
+  EXPECT_NE(r.out.find("rel.err"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir_ / "k.csv"));
+}
+
+TEST_F(CliTest, WholePhillyReplayWhenTheTraceIsPresent) {
+  std::string s = std::string(SCHEDMATE_SHARED_DIR) + "/traces/philly/";
+  if (!fs::exists(s + "philly.csv")) GTEST_SKIP() << "../shared/traces/philly absent";
+  CmdResult r = Exec("simulate --trace " + s + "philly.csv --vc-config " + s +
+               "philly_vc.csv --policy fifo,tiresias-lucid --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["jobs"], 82229);  // 82,247 minus 18 jobs larger than their VC
+  EXPECT_EQ(j[0]["rejected"], 18);
+  EXPECT_LT(j[0]["wall_s"].get<double>(), 2.0);
+  EXPECT_LT(j[1]["wall_s"].get<double>(), 20.0);
+}
+
+}  // namespace

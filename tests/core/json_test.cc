@@ -1,0 +1,55 @@
+#include "core/json.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/facts_json.h"
+
+namespace schedmate {
+namespace {
+
+TEST(JsonTest, ParseErrorsNameTheSourceAndNeverThrow) {
+  auto r = ParseJson("{\"a\": ", "cfg.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("cfg.json"), std::string::npos);
+  EXPECT_FALSE(ParseJson("\xff\xfe", "bin").ok());
+}
+
+TEST(JsonTest, FieldAccessorsReportMissingAndMistypedFields) {
+  Json j = *ParseJson(R"({"n": 3, "x": 2.5, "s": "hi", "f": 4.0, "z": null})", "t");
+  EXPECT_EQ(*GetInt(j, "n", "t"), 3);
+  EXPECT_EQ(*GetInt(j, "f", "t"), 4);
+  EXPECT_FALSE(GetInt(j, "x", "t").ok());
+  EXPECT_EQ(*GetString(j, "s", "t"), "hi");
+  auto missing = GetString(j, "nope", "cfg");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().message(), "cfg: field 'nope' is missing");
+  EXPECT_FALSE(GetOptInt(j, "z", "t")->has_value());
+  EXPECT_FALSE(GetOptInt(j, "s", "t").ok());
+}
+
+TEST(FactsJsonTest, MissingFactsAreNullAndNanIsAString) {
+  ProgressReport p;
+  p.status = ProgressReport::Status::kOk;
+  p.step = 10;
+  p.loss = std::nan("");
+  Json j = ToJson(p);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["step"], 10);
+  EXPECT_EQ(j["loss"], "nan");
+  EXPECT_TRUE(j["throughput"].is_null());
+  FailureDiagnosis d;
+  EXPECT_EQ(ToJson(d)["error_type"], "unknown");
+  EXPECT_TRUE(ToJson(d)["faulty_component"].is_null());
+  DurationEstimate e;
+  EXPECT_EQ(ToJson(e)["method"], "fallback");
+  WorkloadMetadata m;
+  m.hardware.num_gpus = 8;
+  EXPECT_EQ(ToJson(m)["hardware"]["num_gpus"], 8);
+  EXPECT_TRUE(ToJson(m)["model_name"].is_null());
+}
+
+}  // namespace
+}  // namespace schedmate
