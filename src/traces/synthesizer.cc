@@ -129,6 +129,24 @@ std::vector<double> FitGpuPmf(double mean, double p1, int32_t max_gpus) {
   return GpuPmf(p1, std::exp((lo + hi) / 2), kmax);
 }
 
+// A job name in the style of real traces ("bert_squad_ft_3f2a"): a model,
+// a dataset, a task and a short project tag, so names of different projects
+// are sometimes alike, as in Helios, without all being alike.
+std::string ProjectName(int64_t project, uint64_t seed) {
+  static const char* const kModels[] = {
+      "resnet50", "bert", "gpt2", "vit", "llama", "t5", "yolov5", "unet",
+      "deberta", "clip", "dlrm", "convnext", "mobilenet", "effnet", "sd"};
+  static const char* const kData[] = {"imagenet", "coco", "squad", "pile",
+                                      "c4", "laion", "cifar", "wiki", "alpaca",
+                                      "criteo"};
+  static const char* const kTask[] = {"train", "ft", "pretrain", "eval", "sweep", "debug"};
+  Rng r(seed * 1000003 + static_cast<uint64_t>(project));
+  char tag[8];
+  std::snprintf(tag, sizeof(tag), "%04x", static_cast<unsigned>(r.Below(65536)));
+  return std::string(kModels[r.Below(15)]) + "_" + kData[r.Below(10)] + "_" +
+         kTask[r.Below(6)] + "_" + tag;
+}
+
 // Inverse-CDF draw from a categorical pmf.
 size_t Categorical(const std::vector<double>& pmf, double u) {
   double acc = 0;
@@ -306,7 +324,7 @@ Result<Trace> SynthesizeTrace(const ClusterProfile& p, const SynthOptions& o,
     }
     JobSpec& j = jobs[i];
     j.user = project_user;
-    j.name = "project-" + std::to_string(project);
+    j.name = ProjectName(project, o.seed);
     j.gpus = gpus[i];
     j.duration_s = durations[i];
     j.state = kStates[Categorical(state_pmf, state_u[i])];
