@@ -136,9 +136,13 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
     c.nodes = static_cast<int32_t>(nodes.value_or(0));
     c.gpus_per_node = static_cast<int32_t>(gpn.value_or(8));
     c.gpu_type = gpu_type.value_or("V100");
-    c.merge_vcs = k.value("merge_vcs", false);
-    c.unknown_vc_is_error = k.value("unknown_vc", std::string("drop")) == "error";
+    ASSIGN_OR_RETURN(auto unknown_vc, GetOptString(k, "unknown_vc", w));
+    c.unknown_vc_is_error = unknown_vc.value_or("drop") == "error";
+    if (k.contains("merge_vcs")) {
+      ASSIGN_OR_RETURN(c.merge_vcs, GetBool(k, "merge_vcs", w));
+    }
     if (k.contains("vcs")) {
+      if (!k["vcs"].is_array()) return InvalidArgument(w + ": vcs must be an array");
       for (const auto& v : k["vcs"]) {
         ASSIGN_OR_RETURN(auto name, GetString(v, "name", w + ".vcs"));
         ASSIGN_OR_RETURN(auto n, GetInt(v, "nodes", w + ".vcs"));

@@ -71,7 +71,8 @@ std::vector<double> StratifiedUniforms(size_t n, Rng& rng) {
 std::vector<int64_t> SampleDurations(const ClusterProfile& p, size_t n,
                                      Rng& rng) {
   double max_s = p.max_duration_s > 0 ? p.max_duration_s : 1e12;
-  auto [mu, sigma] = LogNormalParams(p.median_duration_s, p.mean_duration_s, max_s);
+  const auto params = LogNormalParams(p.median_duration_s, p.mean_duration_s, max_s);
+  const double mu = params.first, sigma = params.second;
   double f_max = NormalCdf((std::log(max_s) - mu) / sigma);
   // E[X; X below the q-quantile] of the untruncated law.
   auto partial = [&](double q) {
