@@ -17,7 +17,7 @@ namespace {
 
 struct SimulateArgs {
   std::string config_path, save_config;
-  std::string trace, format = "auto", synthetic;
+  std::string trace, format = "auto", synthetic, duration_model;
   int32_t jobs = 2000;
   double load = 0.9, rate = 0;
   std::string vc_config;
@@ -49,6 +49,7 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
   auto given = [&](const char* flag) { return cmd.count(flag) > 0; };
   if (given("--trace")) { c.trace_path = a.trace; c.synth_profile.clear(); }
   if (given("--format")) c.trace_format = a.format;
+  if (given("--duration-model")) c.duration_model = a.duration_model;
   if (given("--synthetic")) c.synth_profile = a.synthetic;
   if (given("--jobs")) c.synth_jobs = a.jobs;
   if (given("--load")) c.synth_load = a.load;
@@ -137,6 +138,8 @@ void AddSimulateCommand(CLI::App& app) {
   cmd->add_option("--save-config", args->save_config, "Write the effective experiment JSON here");
   cmd->add_option("--trace", args->trace, "Trace file (Philly, Helios, Acme, Sia/Pollux, Lucid or native CSV)");
   cmd->add_option("--format", args->format, "Trace format: auto, philly, helios, acme, sia, pollux, lucid, native");
+  cmd->add_option("--duration-model", args->duration_model,
+                  "For traces without durations (Sia/Pollux): sia-buckets");
   cmd->add_option("--synthetic", args->synthetic, "Use a synthetic trace of this cluster profile instead (see `schedmate synth --list`)");
   cmd->add_option("--jobs", args->jobs, "Synthetic: number of jobs")->check(CLI::Range(1, 50000000));
   cmd->add_option("--load", args->load, "Synthetic: offered load on the cluster")->check(CLI::Range(0.01, 100.0));

@@ -11,6 +11,7 @@
 
 #include "plot/svg_chart.h"
 #include "sim/outputs.h"
+#include "traces/duration_model.h"
 #include "traces/synthesizer.h"
 #include "traces/trace_loader.h"
 #include "traces/vc_config.h"
@@ -111,8 +112,10 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
     const Json& t = j["trace"];
     ASSIGN_OR_RETURN(auto path, GetOptString(t, "path", where + ": trace"));
     ASSIGN_OR_RETURN(auto format, GetOptString(t, "format", where + ": trace"));
+    ASSIGN_OR_RETURN(auto dm, GetOptString(t, "duration_model", where + ": trace"));
     c.trace_path = path.value_or("");
     c.trace_format = format.value_or("auto");
+    c.duration_model = dm.value_or("");
     if (t.contains("synthetic")) {
       const Json& s = t["synthetic"];
       std::string w = where + ": trace.synthetic";
@@ -171,6 +174,7 @@ Json ExperimentToJson(const ExperimentConfig& c) {
     else trace["synthetic"]["load"] = c.synth_load;
   } else {
     trace = {{"path", c.trace_path}, {"format", c.trace_format}};
+    if (!c.duration_model.empty()) trace["duration_model"] = c.duration_model;
   }
   Json cluster = {{"gpus_per_node", c.gpus_per_node},
                   {"gpu_type", c.gpu_type},
@@ -249,6 +253,16 @@ Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c) {
   ASSIGN_OR_RETURN(TraceFormat format, ParseTraceFormat(c.trace_format));
   LoadReport lr;
   ASSIGN_OR_RETURN(p.trace, LoadTraceFile(c.trace_path, format, {}, &lr));
+  if (!c.duration_model.empty()) {
+    RETURN_IF_ERROR(ApplyDurationModel(p.trace, c.duration_model, c.seed));
+    p.notes.push_back("durations from the '" + c.duration_model +
+                      "' model (synthetic; see docs/trace-formats.md)");
+  }
+  for (const auto& j : p.trace.jobs)
+    if (j.duration_s < 0)
+      return InvalidArgument(c.trace_path + ": job '" + j.id +
+                             "' has no duration (Sia/Pollux workloads run until "
+                             "convergence); pass --duration-model sia-buckets");
   if (lr.skipped_cpu_jobs)
     p.notes.push_back(std::to_string(lr.skipped_cpu_jobs) + " CPU-only jobs skipped");
   if (lr.skipped_unfinished)

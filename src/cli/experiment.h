@@ -23,6 +23,7 @@ struct ExperimentConfig {
   // Trace: a file, or a synthetic one (when synth_profile is set).
   std::string trace_path;
   std::string trace_format = "auto";
+  std::string duration_model;     // for traces without durations (Sia)
   std::string synth_profile;
   int32_t synth_jobs = 2000;
   double synth_load = 0.9;        // offered load on the cluster below

@@ -173,3 +173,35 @@ TEST(VcConfigTest, ReadsPhillyAndLucidLayouts) {
 
 }  // namespace
 }  // namespace schedmate
+
+#include "traces/duration_model.h"
+
+namespace schedmate {
+namespace {
+
+TEST(DurationModelTest, SiaBucketsFillUnknownDurationsWithinTheBucket) {
+  auto t = Load("name,time,application,num_replicas,batch_size\n"
+                "cifar10-0,0,cifar10,1,128\nimagenet-1,5,imagenet,8,256\n"
+                "bert-2,9,bert,2,12\n");
+  ASSERT_TRUE(t.ok());
+  Trace a = *t, b = *t;
+  ASSERT_TRUE(ApplyDurationModel(a, "sia-buckets", 1).ok());
+  ASSERT_TRUE(ApplyDurationModel(b, "sia-buckets", 1).ok());
+  EXPECT_EQ(a.jobs, b.jobs);  // seeded
+  EXPECT_TRUE(a.synthetic);
+  double gpu_h[3];
+  for (int i = 0; i < 3; ++i) gpu_h[i] = a.jobs[i].duration_s * a.jobs[i].gpus / 3600.0;
+  EXPECT_LE(gpu_h[0], 1.0);
+  EXPECT_GE(gpu_h[1], 100.0 - 0.01);
+  EXPECT_LE(gpu_h[1], 1000.0 + 0.01);
+  EXPECT_GE(gpu_h[2], 1.0 - 0.01);
+  EXPECT_LE(gpu_h[2], 10.0 + 0.01);
+  Trace c = *t;
+  c.jobs[0].type = "gpt5";
+  auto s = ApplyDurationModel(c, "sia-buckets", 1);
+  EXPECT_NE(s.message().find("'gpt5' has no GPU-time bucket"), std::string::npos);
+  EXPECT_FALSE(ApplyDurationModel(c, "magic", 1).ok());
+}
+
+}  // namespace
+}  // namespace schedmate
