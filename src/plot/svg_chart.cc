@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <vector>
 
 namespace schedmate {
 namespace {
@@ -28,9 +29,8 @@ std::string Escape(const std::string& s) {
 std::string Num(double v) {
   char buf[32];
   double a = std::fabs(v);
-  if (a >= 1e6 || (a > 0 && a < 1e-2)) std::snprintf(buf, sizeof(buf), "%.1e", v);
-  else if (a >= 100) std::snprintf(buf, sizeof(buf), "%.0f", v);
-  else std::snprintf(buf, sizeof(buf), "%.2g", v);
+  if (a >= 1e5 || (a > 0 && a < 1e-2)) std::snprintf(buf, sizeof(buf), "%.0e", v);
+  else std::snprintf(buf, sizeof(buf), "%.10g", std::round(v * 1000) / 1000);
   return buf;
 }
 
@@ -42,10 +42,23 @@ struct Axis {
                    : (v - lo) / (hi - lo);
     return a + (b - a) * t;
   }
-  double Value(double t) const {
-    return log ? std::pow(10.0, lo + (hi - lo) * t) : lo + (hi - lo) * t;
-  }
 };
+
+// Tick positions: decades on a log axis, 1-2-5 steps on a linear one.
+std::vector<double> Ticks(const Axis& a) {
+  std::vector<double> t;
+  if (a.log) {
+    int step = std::max(1, static_cast<int>((a.hi - a.lo) / 8) + 1);
+    for (double e = a.lo; e <= a.hi + 1e-9; e += step) t.push_back(std::pow(10.0, e));
+    return t;
+  }
+  double raw = (a.hi - a.lo) / 5;
+  double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag * (raw / mag <= 1 ? 1 : raw / mag <= 2 ? 2 : raw / mag <= 5 ? 5 : 10);
+  for (double v = std::ceil(a.lo / step) * step; v <= a.hi + step * 1e-9; v += step)
+    t.push_back(std::fabs(v) < step * 1e-9 ? 0 : v);
+  return t;
+}
 
 Axis MakeAxis(const LineChart& c, bool x_axis) {
   double lo = INFINITY, hi = -INFINITY;
@@ -100,19 +113,23 @@ std::string RenderSvg(const LineChart& c) {
   out += buf;
   out += "<text x=\"" + Num(kW / 2) + "\" y=\"22\" text-anchor=\"middle\" "
          "font-size=\"15\">" + Escape(c.title) + "</text>\n";
-  for (int i = 0; i <= 5; ++i) {  // grid and tick labels
-    double t = i / 5.0;
-    double gx = x0 + (x1 - x0) * t, gy = y0 + (y1 - y0) * t;
+  for (double v : Ticks(xa)) {  // vertical grid and x labels
+    double gx = xa.Map(v, x0, x1);
     std::snprintf(buf, sizeof(buf),
                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                  "stroke=\"#ddd\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                  "y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-                  gx, y0, gx, y1, x0, gy, x1, gy);
+                  "stroke=\"#ddd\"/>\n", gx, y0, gx, y1);
     out += buf;
     out += "<text x=\"" + Num(gx) + "\" y=\"" + Num(y0 + 18) +
-           "\" text-anchor=\"middle\">" + Num(xa.Value(t)) + "</text>\n";
+           "\" text-anchor=\"middle\">" + Num(v) + "</text>\n";
+  }
+  for (double v : Ticks(ya)) {  // horizontal grid and y labels
+    double gy = ya.Map(v, y0, y1);
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                  "stroke=\"#ddd\"/>\n", x0, gy, x1, gy);
+    out += buf;
     out += "<text x=\"" + Num(x0 - 6) + "\" y=\"" + Num(gy + 4) +
-           "\" text-anchor=\"end\">" + Num(ya.Value(t)) + "</text>\n";
+           "\" text-anchor=\"end\">" + Num(v) + "</text>\n";
   }
   out += "<text x=\"" + Num((x0 + x1) / 2) + "\" y=\"" + Num(kH - 15) +
          "\" text-anchor=\"middle\">" + Escape(c.x_label) + "</text>\n";

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -69,6 +70,48 @@ TEST(HeliosErrorModelTest, ErrorBucketsMatchThePublishedMix) {
   JobSpec j = Named("j", "u", 1, 1000);
   j.id = "job7";
   EXPECT_EQ(e.Estimate(j, 0), HeliosErrorModelEstimator(6).Estimate(j, 0));
+}
+
+}  // namespace
+}  // namespace schedmate
+
+#include "traces/synthesizer.h"
+
+namespace schedmate {
+namespace {
+
+// The trigram prefilter must agree with a brute-force difflib scan.
+TEST(HistoryEstimatorTest, IndexedFuzzyMatchAgreesWithBruteForce) {
+  SynthOptions o;
+  o.jobs = 6000;
+  auto t = SynthesizeTrace(*FindProfile("saturn"), o);
+  ASSERT_TRUE(t.ok());
+  HistoryEstimator e;
+  std::vector<std::string> known;
+  for (size_t i = 0; i < t->jobs.size(); i += 2) {
+    e.Observe(t->jobs[i], 10, 0);
+    if (std::find(known.begin(), known.end(), t->jobs[i].name) == known.end())
+      known.push_back(t->jobs[i].name);
+  }
+  int questions = 0, agree = 0;
+  for (size_t i = 1; i < t->jobs.size() && questions < 400; i += 2) {
+    const std::string& q = t->jobs[i].name;
+    if (std::find(known.begin(), known.end(), q) != known.end()) continue;
+    std::vector<std::pair<double, std::string>> brute;
+    for (const auto& k : known) {
+      double r = SequenceRatio(q, k);
+      if (r >= 0.6) brute.emplace_back(r, k);
+    }
+    std::stable_sort(brute.begin(), brute.end(),
+                     [](auto& a, auto& b) { return a.first > b.first; });
+    auto got = e.CloseMatches(q);
+    bool same = got.size() == std::min<size_t>(2, brute.size());
+    for (size_t k = 0; same && k < got.size(); ++k) same = *got[k] == brute[k].second;
+    agree += same;
+    ++questions;
+  }
+  ASSERT_GT(questions, 100);
+  EXPECT_EQ(agree, questions) << agree << " of " << questions << " questions agree";
 }
 
 }  // namespace

@@ -41,6 +41,10 @@ class HistoryEstimator final : public DurationEstimator {
   double Estimate(const JobSpec& job, int64_t now) override;
   void Observe(const JobSpec& job, int64_t ran_s, int64_t end_s) override;
 
+  // Up to two known names with ratio >= 0.6 to `name`, best first (ties in
+  // the order names were first seen).
+  std::vector<const std::string*> CloseMatches(const std::string& name) const;
+
  private:
   // Running sums, so an estimate costs O(matched names), not O(history).
   struct Mean {
@@ -56,8 +60,6 @@ class HistoryEstimator final : public DurationEstimator {
     Mean all;
     std::unordered_map<std::string, UserStats> by_user;
   };
-  // Up to two names, best first.
-  std::vector<const std::string*> CloseMatches(const std::string& name) const;
   double MeanOf(const std::vector<const std::string*>& names,
                 const JobSpec& job) const;
 
