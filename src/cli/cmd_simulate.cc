@@ -79,8 +79,15 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
   auto config = BuildConfig(a, cmd);
   if (!config.ok()) CommandFailed(config.status());
   if (!a.save_config.empty()) {
+    // Absolute paths, so the saved experiment replays from any directory.
+    ExperimentConfig saved = *config;
+    std::error_code ec;
+    if (!saved.trace_path.empty())
+      saved.trace_path = std::filesystem::absolute(saved.trace_path, ec).string();
+    if (!saved.vc_config_path.empty())
+      saved.vc_config_path = std::filesystem::absolute(saved.vc_config_path, ec).string();
     std::ofstream out(a.save_config);
-    out << DumpJson(ExperimentToJson(*config), 2) << "\n";
+    out << DumpJson(ExperimentToJson(saved), 2) << "\n";
     if (!out) CommandFailed(NotFound(a.save_config + ": cannot write"));
   }
   auto prepared = PrepareExperiment(*config);

@@ -31,7 +31,7 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
   ASSIGN_OR_RETURN(auto estimator, GetOptString(j, "estimator", where));
   ASSIGN_OR_RETURN(auto order, GetOptString(j, "order", where));
   ASSIGN_OR_RETURN(auto overhead, GetOptString(j, "restart_overhead", where));
-  ASSIGN_OR_RETURN(auto period, GetOptInt(j, "period_s", where));
+  ASSIGN_OR_RETURN(auto period, GetOptIntInRange(j, "period_s", where, 0, 86400 * 365));
   ASSIGN_OR_RETURN(auto knob, GetOptNumber(j, "starvation_knob", where));
   p.placement = placement.value_or("");
   p.estimator = estimator.value_or("");
@@ -44,6 +44,9 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
     if (!t.is_array()) return InvalidArgument(where + ": thresholds_gpu_s must be an array");
     for (const auto& v : t) {
       if (!v.is_number_integer()) return InvalidArgument(where + ": thresholds must be integers");
+      if (!v.is_number_integer() || v.get<int64_t>() <= 0 ||
+          (v.is_number_unsigned() && v.get<uint64_t>() > 1'000'000'000'000ull))
+        return InvalidArgument(where + ": thresholds must be positive integers");
       p.thresholds_gpu_s.push_back(v.get<int64_t>());
     }
   }
@@ -120,7 +123,7 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
       const Json& s = t["synthetic"];
       std::string w = where + ": trace.synthetic";
       ASSIGN_OR_RETURN(c.synth_profile, GetString(s, "profile", w));
-      ASSIGN_OR_RETURN(auto jobs, GetOptInt(s, "jobs", w));
+      ASSIGN_OR_RETURN(auto jobs, GetOptIntInRange(s, "jobs", w, 1, 50'000'000));
       ASSIGN_OR_RETURN(auto load, GetOptNumber(s, "load", w));
       ASSIGN_OR_RETURN(auto rate, GetOptNumber(s, "jobs_per_hour", w));
       c.synth_jobs = static_cast<int32_t>(jobs.value_or(c.synth_jobs));
@@ -132,8 +135,8 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
     const Json& k = j["cluster"];
     std::string w = where + ": cluster";
     ASSIGN_OR_RETURN(auto vc_path, GetOptString(k, "vc_config", w));
-    ASSIGN_OR_RETURN(auto nodes, GetOptInt(k, "nodes", w));
-    ASSIGN_OR_RETURN(auto gpn, GetOptInt(k, "gpus_per_node", w));
+    ASSIGN_OR_RETURN(auto nodes, GetOptIntInRange(k, "nodes", w, 1, 1'000'000));
+    ASSIGN_OR_RETURN(auto gpn, GetOptIntInRange(k, "gpus_per_node", w, 1, 1024));
     ASSIGN_OR_RETURN(auto gpu_type, GetOptString(k, "gpu_type", w));
     c.vc_config_path = vc_path.value_or("");
     c.nodes = static_cast<int32_t>(nodes.value_or(0));
@@ -148,12 +151,12 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
       if (!k["vcs"].is_array()) return InvalidArgument(w + ": vcs must be an array");
       for (const auto& v : k["vcs"]) {
         ASSIGN_OR_RETURN(auto name, GetString(v, "name", w + ".vcs"));
-        ASSIGN_OR_RETURN(auto n, GetInt(v, "nodes", w + ".vcs"));
+        ASSIGN_OR_RETURN(auto n, GetIntInRange(v, "nodes", w + ".vcs", 1, 1'000'000));
         c.vcs.push_back({name, static_cast<int32_t>(n)});
       }
     }
   }
-  ASSIGN_OR_RETURN(auto seed, GetOptInt(j, "seed", where));
+  ASSIGN_OR_RETURN(auto seed, GetOptIntInRange(j, "seed", where, 0, INT64_MAX));
   c.seed = static_cast<uint64_t>(seed.value_or(1));
   if (j.contains("policies")) {
     if (!j["policies"].is_array()) return InvalidArgument(where + ": policies must be an array");

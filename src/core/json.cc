@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 
@@ -33,11 +35,14 @@ Status Mistyped(std::string_view where, std::string_view field,
                          std::string(want) + ", got " + got.type_name());
 }
 
+// A whole number that fits int64 (1, 1.0; not 1.5, 1e30 or 2^64 - 1).
 bool IsInteger(const Json& v) {
+  if (v.is_number_unsigned())
+    return v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX);
   if (v.is_number_integer()) return true;
   if (!v.is_number_float()) return false;
   double d = v.get<double>();
-  return d == static_cast<double>(static_cast<int64_t>(d));
+  return std::isfinite(d) && d == std::floor(d) && d >= -9.2e18 && d <= 9.2e18;
 }
 
 }  // namespace
@@ -80,6 +85,26 @@ Result<int64_t> GetInt(const Json& obj, std::string_view field,
   if (!IsInteger(*v)) return Mistyped(where, field, "an integer", *v);
   return v->is_number_integer() ? v->get<int64_t>()
                                 : static_cast<int64_t>(v->get<double>());
+}
+
+Result<int64_t> GetIntInRange(const Json& obj, std::string_view field,
+                              std::string_view where, int64_t lo, int64_t hi) {
+  ASSIGN_OR_RETURN(int64_t x, GetInt(obj, field, where));
+  if (x < lo || x > hi)
+    return InvalidArgument(Where(where, field) + " must be in " +
+                           std::to_string(lo) + ".." + std::to_string(hi) +
+                           ", got " + std::to_string(x));
+  return x;
+}
+
+Result<std::optional<int64_t>> GetOptIntInRange(const Json& obj,
+                                                std::string_view field,
+                                                std::string_view where,
+                                                int64_t lo, int64_t hi) {
+  const Json* v = Find(obj, field);
+  if (!v || v->is_null()) return std::optional<int64_t>();
+  ASSIGN_OR_RETURN(int64_t x, GetIntInRange(obj, field, where, lo, hi));
+  return std::optional<int64_t>(x);
 }
 
 Result<double> GetNumber(const Json& obj, std::string_view field,

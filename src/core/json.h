@@ -26,6 +26,13 @@ Result<Json> ReadJsonFile(const std::string& path,
 // Field accessors: error when absent or of the wrong type, naming the field.
 Result<int64_t> GetInt(const Json& obj, std::string_view field,
                        std::string_view where);
+// An integer within [lo, hi]; the error names the field and the range.
+Result<int64_t> GetIntInRange(const Json& obj, std::string_view field,
+                              std::string_view where, int64_t lo, int64_t hi);
+Result<std::optional<int64_t>> GetOptIntInRange(const Json& obj,
+                                                std::string_view field,
+                                                std::string_view where,
+                                                int64_t lo, int64_t hi);
 Result<double> GetNumber(const Json& obj, std::string_view field,
                          std::string_view where);
 Result<std::string> GetString(const Json& obj, std::string_view field,

@@ -94,7 +94,13 @@ std::optional<int64_t> ParseDateTime(std::string_view s) {
   auto zone = ParseZone(s, pos);
   if (!zone || pos != s.size()) return std::nullopt;
   int64_t days = DaysFromCivil(*year, *month, *day);
-  return days * 86400 + *hour * 3600 + *minute * 60 + *second - *zone;
+  int64_t t = days * 86400 + *hour * 3600 + *minute * 60 + *second - *zone;
+  // Years 1801..2299 only: traces are modern, and every accepted instant
+  // then prints (FormatDateTime) as a string this function parses back.
+  static const int64_t kMin = DaysFromCivil(1801, 1, 1) * 86400;
+  static const int64_t kMax = DaysFromCivil(2300, 1, 1) * 86400 - 1;
+  if (t < kMin || t > kMax) return std::nullopt;
+  return t;
 }
 
 std::string FormatDateTime(int64_t t) {

@@ -16,7 +16,8 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d);
 
 // Accepts "YYYY-MM-DD HH:MM:SS", "YYYY-MM-DDTHH:MM:SS", optional fractional
 // seconds, and an optional zone suffix "Z", "+HH:MM", "-HHMM".
-// Returns nullopt for anything else (including out-of-range fields).
+// Returns nullopt for anything else (including out-of-range fields and
+// instants outside the years 1801..2299).
 std::optional<int64_t> ParseDateTime(std::string_view text);
 
 // "YYYY-MM-DD HH:MM:SS" in UTC.

@@ -53,3 +53,20 @@ TEST(FactsJsonTest, MissingFactsAreNullAndNanIsAString) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+// Found by fuzz_experiment_json: 1e29 was cast to int64 (undefined).
+TEST(JsonTest, HugeNumbersAreNotIntegers) {
+  Json j = *ParseJson(R"({"a": 1e29, "b": 18446744073709551615, "c": 7, "d": -3})", "t");
+  EXPECT_FALSE(GetInt(j, "a", "t").ok());
+  EXPECT_FALSE(GetInt(j, "b", "t").ok());
+  EXPECT_EQ(*GetIntInRange(j, "c", "t", 1, 10), 7);
+  auto r = GetIntInRange(j, "d", "cfg", 1, 10);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), "cfg: field 'd' must be in 1..10, got -3");
+}
+
+}  // namespace
+}  // namespace schedmate

@@ -30,3 +30,16 @@ TEST(TimeFormatTest, FormatRoundTrips) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+// Found by fuzz_datetime: year 0 with an offset printed as year -1.
+TEST(TimeFormatTest, OutOfEraInstantsAreRejected) {
+  EXPECT_FALSE(ParseDateTime("0000-01-01T04:00:08+08").has_value());
+  EXPECT_FALSE(ParseDateTime("9999-12-31 23:59:59-23:59").has_value());
+  EXPECT_TRUE(ParseDateTime("1801-01-01 00:00:00").has_value());
+}
+
+}  // namespace
+}  // namespace schedmate
