@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   schedmate::AddTraceCommand(app);
   schedmate::AddSynthCommand(app);
   schedmate::AddPoliciesCommand(app);
+  schedmate::AddEvalCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }
