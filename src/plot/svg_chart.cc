@@ -113,23 +113,23 @@ std::string RenderSvg(const LineChart& c) {
   out += buf;
   out += "<text x=\"" + Num(kW / 2) + "\" y=\"22\" text-anchor=\"middle\" "
          "font-size=\"15\">" + Escape(c.title) + "</text>\n";
-  for (double v : Ticks(xa)) {  // vertical grid and x labels
+  // Grid line plus label at each tick of both axes.
+  auto grid = [&](double lx1, double ly1, double lx2, double ly2, double tx,
+                  double ty, const char* anchor, double label) {
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                  "stroke=\"#ddd\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                  "text-anchor=\"%s\">",
+                  lx1, ly1, lx2, ly2, tx, ty, anchor);
+    out += buf + Num(label) + "</text>\n";
+  };
+  for (double v : Ticks(xa)) {
     double gx = xa.Map(v, x0, x1);
-    std::snprintf(buf, sizeof(buf),
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                  "stroke=\"#ddd\"/>\n", gx, y0, gx, y1);
-    out += buf;
-    out += "<text x=\"" + Num(gx) + "\" y=\"" + Num(y0 + 18) +
-           "\" text-anchor=\"middle\">" + Num(v) + "</text>\n";
+    grid(gx, y0, gx, y1, gx, y0 + 18, "middle", v);
   }
-  for (double v : Ticks(ya)) {  // horizontal grid and y labels
+  for (double v : Ticks(ya)) {
     double gy = ya.Map(v, y0, y1);
-    std::snprintf(buf, sizeof(buf),
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                  "stroke=\"#ddd\"/>\n", x0, gy, x1, gy);
-    out += buf;
-    out += "<text x=\"" + Num(x0 - 6) + "\" y=\"" + Num(gy + 4) +
-           "\" text-anchor=\"end\">" + Num(v) + "</text>\n";
+    grid(x0, gy, x1, gy, x0 - 6, gy + 4, "end", v);
   }
   out += "<text x=\"" + Num((x0 + x1) / 2) + "\" y=\"" + Num(kH - 15) +
          "\" text-anchor=\"middle\">" + Escape(c.x_label) + "</text>\n";
