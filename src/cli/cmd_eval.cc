@@ -38,7 +38,7 @@ void EvalLines(const EvalLinesArgs& a) {
     std::string_view line = std::string_view(row).substr(tab + 1);
     auto t0 = std::chrono::steady_clock::now();
     LineScores r = c.Classify(line, scratch);
-    bool kept = c.MaybeProgress(line, scratch, a.margin);
+    bool kept = LineClassifier::IsProgressCandidate(r, a.margin);
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++matrix[static_cast<int>(*truth)][static_cast<int>(r.best)];
     ++n;

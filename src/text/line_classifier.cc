@@ -102,11 +102,14 @@ LineScores LineClassifier::Classify(std::string_view line, Scratch& s) const {
   return out;
 }
 
-bool LineClassifier::MaybeProgress(std::string_view line, Scratch& s,
-                                   float margin) const {
-  LineScores r = Classify(line, s);
+bool LineClassifier::IsProgressCandidate(const LineScores& r, float margin) {
   const int p = static_cast<int>(LineCategory::kProgress);
   return r.score[p] >= r.score[static_cast<int>(r.best)] - margin;
+}
+
+bool LineClassifier::MaybeProgress(std::string_view line, Scratch& s,
+                                   float margin) const {
+  return IsProgressCandidate(Classify(line, s), margin);
 }
 
 }  // namespace schedmate

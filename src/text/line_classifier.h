@@ -47,6 +47,8 @@ class LineClassifier {
   // True when progress is best or within `margin` of the best.
   bool MaybeProgress(std::string_view line, Scratch& scratch,
                      float margin = 0.05f) const;
+  // The same decision from scores already computed.
+  static bool IsProgressCandidate(const LineScores& scores, float margin = 0.05f);
 
  private:
   explicit LineClassifier(HashedNgramOptions o) : embedder_(o) {}
