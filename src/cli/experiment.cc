@@ -227,9 +227,8 @@ Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c) {
   Prepared p;
   if (!c.synth_profile.empty()) {
     ASSIGN_OR_RETURN(ClusterProfile profile, FindProfile(c.synth_profile));
-    ExperimentConfig probe = c;
-    Trace empty;
-    ASSIGN_OR_RETURN(ClusterSpec spec, BuildCluster(probe, empty, p.notes));
+    Trace no_jobs;  // the cluster is needed first, to size the trace
+    ASSIGN_OR_RETURN(ClusterSpec spec, BuildCluster(c, no_jobs, p.notes));
     SynthOptions o;
     o.jobs = c.synth_jobs;
     o.seed = c.seed;

@@ -32,6 +32,12 @@ double Rng::Normal() {
   return NormalQuantile(u);
 }
 
+uint64_t StableHash(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
 double NormalCdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 double NormalQuantile(double p) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,10 @@ class Rng {
  private:
   uint64_t state_;
 };
+
+// FNV-1a of `s`: a hash that never changes across runs or platforms, for
+// seeding per-item randomness by id (independent of visiting order).
+uint64_t StableHash(std::string_view s);
 
 // Inverse of the standard normal CDF (Acklam; |relative error| < 1.2e-9).
 // REQUIRES: 0 < p < 1.

@@ -5,20 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/csv_quote.h"
+
 namespace schedmate {
-namespace {
-
-std::string Quote(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 Status WriteJobsCsv(const SimResult& r, std::ostream& out) {
   out << "job_id,submission_time,starting_time,finish_time,waiting_time,"
@@ -27,7 +16,7 @@ Status WriteJobsCsv(const SimResult& r, std::ostream& out) {
   char buf[64];
   for (const SimJob& j : r.jobs) {
     const JobSpec& s = *j.spec;
-    out << Quote(s.id) << ',' << j.submit_s << ',';
+    out << CsvQuote(s.id) << ',' << j.submit_s << ',';
     if (j.phase == JobPhase::kDone) {
       int64_t jct = j.finish_s - j.submit_s;
       double stretch = s.duration_s > 0
@@ -40,11 +29,11 @@ Status WriteJobsCsv(const SimResult& r, std::ostream& out) {
       out << ",,,,,";
     }
     out << j.gpus << ','
-        << Quote(j.vc.valid() ? r.vc_names[j.vc.value] : s.vc) << ','
+        << CsvQuote(j.vc.valid() ? r.vc_names[j.vc.value] : s.vc) << ','
         << (j.phase == JobPhase::kRejected ? "REJECTED"
                                            : std::string(EndStateName(s.state)))
-        << ',' << s.duration_s << ',' << j.preemptions << ',' << Quote(s.user)
-        << ',' << Quote(s.name) << '\n';
+        << ',' << s.duration_s << ',' << j.preemptions << ',' << CsvQuote(s.user)
+        << ',' << CsvQuote(s.name) << '\n';
   }
   if (!out) return Unavailable("write failed");
   return Status::Ok();

@@ -43,19 +43,6 @@ size_t FindInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
-std::string CsvQuote(std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos &&
-      (field.empty() || (field.front() != ' ' && field.back() != ' ')))
-    return std::string(field);
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
 CsvReader::CsvReader(std::istream& in, std::string source, CsvOptions options)
     : in_(in),
       source_(std::move(source)),

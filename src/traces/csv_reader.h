@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/csv_quote.h"  // CsvQuote, for writers beside this reader
 #include "core/status.h"
 
 namespace schedmate {
@@ -67,8 +68,6 @@ class CsvReader {
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos.
 size_t FindInvalidUtf8(std::string_view s);
 
-// Quotes a field for CSV output when it needs it.
-std::string CsvQuote(std::string_view field);
 
 }  // namespace schedmate
 

@@ -31,9 +31,7 @@ Status ApplyDurationModel(Trace& trace, std::string_view model, uint64_t seed) {
     if (!Bucket(j.type, &lo, &hi))
       return InvalidArgument("job '" + j.id + "': application '" + j.type +
                              "' has no GPU-time bucket in the sia-buckets model");
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : j.id) h = (h ^ c) * 1099511628211ull;
-    Rng rng(seed ^ h);
+    Rng rng(seed ^ StableHash(j.id));
     double gpu_h = std::exp(rng.Uniform(std::log(lo), std::log(hi)));
     j.duration_s = std::max<int64_t>(60, std::llround(gpu_h * 3600 / std::max(1, j.gpus)));
     changed = true;

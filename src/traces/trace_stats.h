@@ -27,8 +27,8 @@ struct TraceStats {
 
 TraceStats ComputeTraceStats(const Trace& trace);
 
-// Median of a copy of `v` (upper median for even sizes, as numpy's is the
-// average; we use the average too). 0 for an empty vector.
+// Median of a copy of `v` (the mean of the two middle values for even
+// sizes, as numpy). 0 for an empty vector.
 double Median(std::vector<double> v);
 
 }  // namespace schedmate

@@ -10,6 +10,12 @@ void OrderedQueuePolicy::OnArrival(JobIndex job, const SimState& state) {
   queues_[j.vc.value].emplace(k.first, k.second, job.value);
 }
 
+void OrderedQueuePolicy::OnEnd(JobIndex job, const SimState& state) {
+  if (!estimator_) return;
+  const SimJob& j = state.Job(job);
+  estimator_->Observe(*j.spec, j.executed_s, j.finish_s);
+}
+
 Status OrderedQueuePolicy::Schedule(VcIndex vc, const SimState& state,
                                     SchedulingActions& actions) {
   if (queues_.size() <= static_cast<size_t>(vc.value)) return Status::Ok();

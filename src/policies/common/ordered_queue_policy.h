@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "policies/estimators/duration_estimator.h"
 #include "sim/placement.h"
 #include "sim/policy.h"
 
@@ -18,10 +19,13 @@ namespace schedmate {
 
 class OrderedQueuePolicy : public Policy {
  public:
-  explicit OrderedQueuePolicy(std::unique_ptr<Placer> placer)
-      : placer_(std::move(placer)) {}
+  // `estimator` (may be null) learns from every job that ends.
+  explicit OrderedQueuePolicy(std::unique_ptr<Placer> placer,
+                              std::unique_ptr<DurationEstimator> estimator = nullptr)
+      : placer_(std::move(placer)), estimator_(std::move(estimator)) {}
 
   void OnArrival(JobIndex job, const SimState& state) override;
+  void OnEnd(JobIndex job, const SimState& state) override;
   Status Schedule(VcIndex vc, const SimState& state,
                   SchedulingActions& actions) override;
 
@@ -30,10 +34,15 @@ class OrderedQueuePolicy : public Policy {
   // to submit order (trace order).
   using Key = std::pair<double, double>;
   virtual Key QueueKey(const SimJob& job, const SimState& state) = 0;
+  // The estimator's answer for a newly submitted job. REQUIRES: an estimator.
+  double Estimate(const SimJob& job, const SimState& state) {
+    return estimator_->Estimate(*job.spec, state.Now());
+  }
 
  private:
   using Entry = std::tuple<double, double, int32_t>;
   std::unique_ptr<Placer> placer_;
+  std::unique_ptr<DurationEstimator> estimator_;
   std::vector<std::set<Entry>> queues_;  // by VC
 };
 

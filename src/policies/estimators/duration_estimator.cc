@@ -1,17 +1,12 @@
 #include "policies/estimators/duration_estimator.h"
 
-#include <functional>
-
 #include "core/random.h"
 #include "policies/estimators/history_estimator.h"
 
 namespace schedmate {
 
 double HeliosErrorModelEstimator::Estimate(const JobSpec& job, int64_t) {
-  // FNV-1a of the id, mixed with the seed.
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : job.id) h = (h ^ c) * 1099511628211ull;
-  Rng rng(seed_ ^ h);
+  Rng rng(seed_ ^ StableHash(job.id));
   double x = static_cast<double>(job.duration_s);
   double level = rng.Uniform();
   if (level <= 0.1) return x + x * rng.Uniform(-1, 1) * 0.1;

@@ -9,29 +9,19 @@
 #include <memory>
 
 #include "policies/common/ordered_queue_policy.h"
-#include "policies/estimators/duration_estimator.h"
 
 namespace schedmate {
 
 class QssfPolicy final : public OrderedQueuePolicy {
  public:
-  QssfPolicy(std::unique_ptr<Placer> placer,
-             std::unique_ptr<DurationEstimator> estimator)
-      : OrderedQueuePolicy(std::move(placer)), estimator_(std::move(estimator)) {}
+  // REQUIRES: estimator != nullptr.
+  using OrderedQueuePolicy::OrderedQueuePolicy;
   std::string_view Name() const override { return "qssf"; }
-  void OnEnd(JobIndex job, const SimState& state) override {
-    const SimJob& j = state.Job(job);
-    estimator_->Observe(*j.spec, j.executed_s, j.finish_s);
-  }
 
  protected:
   Key QueueKey(const SimJob& job, const SimState& state) override {
-    return {estimator_->Estimate(*job.spec, state.Now()) * job.gpus,
-            static_cast<double>(job.gpus)};
+    return {Estimate(job, state) * job.gpus, static_cast<double>(job.gpus)};
   }
-
- private:
-  std::unique_ptr<DurationEstimator> estimator_;
 };
 
 }  // namespace schedmate
