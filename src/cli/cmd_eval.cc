@@ -1,13 +1,20 @@
 // `schedmate eval lines`: the stage-1 line classifier's confusion matrix on a
 // labelled set (default: data/line_labels_dev.tsv, run from the checkout).
+// `schedmate eval tracker`: the Metric Tracker's module metrics on a JSONL
+// dataset of logs with truth (../shared/realdata/progress.jsonl format).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "core/facts_json.h"
 #include "text/line_classifier.h"
+#include "tracker/evaluation.h"
+
+#include <nlohmann/json.hpp>
 
 namespace schedmate {
 namespace {
@@ -62,6 +69,93 @@ void EvalLines(const EvalLinesArgs& a) {
               1e6 * seconds / n);
 }
 
+struct EvalTrackerArgs {
+  std::string dataset;
+  bool verbose = false, json = false, no_stage1 = false;
+  int samples = 10;
+};
+
+std::string Show(const std::optional<double>& v) {
+  if (!v) return "null";
+  if (std::isnan(*v)) return "nan";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", *v);
+  return buf;
+}
+std::string Show(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "null"; }
+
+void PrintFailure(const CaseOutcome& o, const ProgressTruth& t) {
+  std::printf("  FAIL %-6s %-40.40s", o.id.c_str(), o.framework.c_str());
+  if (!o.step_ok) std::printf(" step %s (truth %s)", Show(o.got.step).c_str(), Show(t.step).c_str());
+  if (!o.time_ok)
+    std::printf(" step_time %s (truth %s)", Show(o.got.step_time_s).c_str(), Show(t.step_time_s).c_str());
+  if (!o.loss_ok) std::printf(" loss %s (truth %s)", Show(o.got.loss).c_str(), Show(t.loss).c_str());
+  std::printf("\n");
+}
+
+void EvalTracker(const EvalTrackerArgs& a) {
+  auto cases = LoadTrackerCases(a.dataset);
+  if (!cases.ok()) CommandFailed(cases.status());
+  ProgressScanOptions options;
+  options.samples = a.samples;
+  options.stage1 = !a.no_stage1;
+  ProgressExtractor embedded = [&](const std::vector<std::string>& lines, ProgressScanStats* st) {
+    return ScanProgress(lines, options, st);
+  };
+  std::vector<CaseOutcome> outcomes;
+  for (const auto& c : *cases) outcomes.push_back(EvaluateCase(c, embedded));
+  TrackerEvalSummary s = Summarize(outcomes);
+  if (a.json) {
+    Json cases_json = Json::array();
+    for (const auto& o : outcomes)
+      cases_json.push_back({{"id", o.id}, {"success", o.success}, {"latency_ms", o.latency_ms},
+                            {"report", ToJson(o.got)}});
+    Json j = {{"dataset", a.dataset}, {"backend", "embedded"}, {"cases", s.cases},
+              {"success_rate", double(s.successes) / s.cases},
+              {"rmsre_step_time", s.rmsre_step_time},
+              {"field_accuracy", {{"step", double(s.step_ok) / s.cases},
+                                  {"total_steps", double(s.total_ok) / s.cases},
+                                  {"step_time_s", double(s.time_ok) / s.cases},
+                                  {"throughput", double(s.throughput_ok) / s.cases},
+                                  {"throughput_unit", double(s.unit_ok) / s.cases},
+                                  {"loss", double(s.loss_ok) / s.cases}}},
+              {"latency_ms", {{"mean", s.latency_ms_mean}, {"p50", s.latency_ms_p50},
+                              {"max", s.latency_ms_max}}},
+              {"stage1", {{"lines", s.stats.lines}, {"bytes", s.stats.bytes},
+                          {"kept_lines", s.stats.kept_lines}, {"kept_bytes", s.stats.kept_bytes}}},
+              {"per_case", cases_json}};
+    std::printf("%s\n", DumpJson(j, 2).c_str());
+    return;
+  }
+  std::printf("Metric Tracker on %s (%d cases, embedded backend%s)\n\n", a.dataset.c_str(), s.cases,
+              a.no_stage1 ? ", stage 1 off" : "");
+  auto pct = [&](int k) { return 100.0 * k / s.cases; };
+  std::printf("success rate       %6.1f %%  (%d/%d: step exact, step time within 5 %%, loss within 1 %%)\n",
+              pct(s.successes), s.successes, s.cases);
+  std::printf("step-time RMSRE    %6.3f    (over %d cases with a true step time; missing = 1.0)\n",
+              s.rmsre_step_time, s.time_cases);
+  std::printf("field accuracy     step %.1f %%, total_steps %.1f %%, step_time_s %.1f %%, throughput %.1f %%, "
+              "throughput_unit %.1f %%, loss %.1f %%\n",
+              pct(s.step_ok), pct(s.total_ok), pct(s.time_ok), pct(s.throughput_ok), pct(s.unit_ok),
+              pct(s.loss_ok));
+  std::printf("latency            mean %.3f ms, p50 %.3f ms, max %.3f ms per log\n", s.latency_ms_mean,
+              s.latency_ms_p50, s.latency_ms_max);
+  std::printf("stage-1 filter     %lld -> %lld lines, %lld -> %lld bytes (of the lines scanned)\n",
+              (long long)s.stats.lines, (long long)s.stats.kept_lines, (long long)s.stats.bytes,
+              (long long)s.stats.kept_bytes);
+  bool header = false;
+  for (size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].success && !a.verbose) continue;
+    if (!header) std::printf("\ncases%s:\n", a.verbose ? "" : " that failed");
+    header = true;
+    if (outcomes[i].success) {
+      std::printf("  ok   %-6s %-40.40s\n", outcomes[i].id.c_str(), outcomes[i].framework.c_str());
+    } else {
+      PrintFailure(outcomes[i], (*cases)[i].truth);
+    }
+  }
+}
+
 }  // namespace
 
 void AddEvalCommand(CLI::App& app) {
@@ -73,6 +167,18 @@ void AddEvalCommand(CLI::App& app) {
   lines->add_option("--dataset", a->dataset, "category<TAB>line file")->capture_default_str();
   lines->add_option("--margin", a->margin, "Progress margin of the stage-1 filter")->capture_default_str();
   lines->callback([a] { EvalLines(*a); });
+
+  auto t = std::make_shared<EvalTrackerArgs>();
+  CLI::App* tracker = cmd->add_subcommand(
+      "tracker", "Metric Tracker success rate, step-time RMSRE, per-field accuracy and latency\n"
+                 "on a JSONL dataset of logs with truth (e.g. ../shared/realdata/progress.jsonl).");
+  tracker->add_option("--dataset", t->dataset, "JSONL file: {id, framework, log, truth}")->required();
+  tracker->add_option("--samples", t->samples, "Consistent samples N for steady-state values")
+      ->capture_default_str()->check(CLI::Range(1, 1000));
+  tracker->add_flag("--no-stage1", t->no_stage1, "Parse every line (skip the classifier filter)");
+  tracker->add_flag("--verbose,-v", t->verbose, "List every case, not only failures");
+  tracker->add_flag("--json", t->json, "Print the metrics and per-case reports as JSON");
+  tracker->callback([t] { EvalTracker(*t); });
 }
 
 }  // namespace schedmate

@@ -1,0 +1,68 @@
+// The Metric Tracker's module evaluation (issue 3, PAPER §module results):
+// a JSONL dataset of logs with the truth for the last training progress
+// line, scored the way the paper scores it. A case succeeds when the step is
+// exact, the step time is within 5 %, the loss within 1 % (or both absent,
+// or both nan), and every field the truth lacks is absent.
+#ifndef SCHEDMATE_TRACKER_EVALUATION_H_
+#define SCHEDMATE_TRACKER_EVALUATION_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "core/status.h"
+#include "tracker/progress_scan.h"
+
+namespace schedmate {
+
+struct ProgressTruth {
+  std::optional<int64_t> step, total_steps;
+  std::optional<double> step_time_s, throughput, loss;  // loss NaN = "nan"
+  std::optional<std::string> throughput_unit;
+};
+
+struct TrackerCase {
+  std::string id, framework, log;
+  ProgressTruth truth;
+};
+
+// One record per line: {"id", "framework", "log", "truth": {...}} — the
+// format of ../shared/realdata/progress.jsonl. Errors name file:line:field.
+Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path);
+
+struct CaseOutcome {
+  std::string id, framework;
+  bool success = false;
+  bool step_ok = false, total_ok = false, time_ok = false, throughput_ok = false,
+       unit_ok = false, loss_ok = false;
+  std::optional<double> time_rel_error;  // |got - truth| / truth, 1 when missing
+  double latency_ms = 0;
+  ProgressReport got;
+  ProgressScanStats stats;
+};
+
+// Any backend: the log's lines (cleaned, oldest first) → a report.
+using ProgressExtractor =
+    std::function<ProgressReport(const std::vector<std::string>&, ProgressScanStats*)>;
+
+CaseOutcome EvaluateCase(const TrackerCase& c, const ProgressExtractor& extract);
+
+struct TrackerEvalSummary {
+  int cases = 0, successes = 0;
+  int step_ok = 0, total_ok = 0, time_ok = 0, throughput_ok = 0, unit_ok = 0, loss_ok = 0;
+  double rmsre_step_time = 0;  // over cases whose truth has a step time
+  int time_cases = 0;
+  double latency_ms_mean = 0, latency_ms_p50 = 0, latency_ms_max = 0;
+  ProgressScanStats stats;     // summed over cases
+};
+
+TrackerEvalSummary Summarize(const std::vector<CaseOutcome>& outcomes);
+
+// Splits a log text into cleaned lines (ANSI, CR refreshes, CRLF).
+std::vector<std::string> SplitLogText(const std::string& text);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_TRACKER_EVALUATION_H_

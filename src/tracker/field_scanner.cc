@@ -1,0 +1,405 @@
+#include "tracker/field_scanner.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace schedmate {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool IsAlnum(char c) { return IsDigit(c) || IsAlpha(c); }
+char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+size_t CountDigits(std::string_view s, size_t i) {
+  size_t n = 0;
+  while (i + n < s.size() && IsDigit(s[i + n])) ++n;
+  return n;
+}
+
+int ParseInt(std::string_view s, size_t i, size_t n) {
+  int v = 0;
+  for (size_t k = 0; k < n; ++k) v = v * 10 + (s[i + k] - '0');
+  return v;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's algorithm).
+int64_t DaysFromCivil(int64_t y, int m, int d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  int64_t yoe = y - era * 400;
+  int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// A date at i: "YYYY-MM-DD", "YYYY/MM/DD" (returns its length, sets days).
+size_t MatchYmd(std::string_view s, size_t i, int64_t* days) {
+  if (CountDigits(s, i) != 4 || i + 10 > s.size()) return 0;
+  char sep = s[i + 4];
+  if ((sep != '-' && sep != '/') || s[i + 7] != sep) return 0;
+  if (CountDigits(s, i + 5) != 2 || CountDigits(s, i + 8) != 2) return 0;
+  int m = ParseInt(s, i + 5, 2), d = ParseInt(s, i + 8, 2);
+  if (m < 1 || m > 12 || d < 1 || d > 31) return 0;
+  *days = DaysFromCivil(ParseInt(s, i, 4), m, d);
+  return 10;
+}
+
+// "MM/DD" without a year (detectron2, PaddleDetection): ordered within a year.
+size_t MatchMd(std::string_view s, size_t i, int64_t* days) {
+  if (CountDigits(s, i) != 2 || i + 5 > s.size() || s[i + 2] != '/') return 0;
+  if (CountDigits(s, i + 3) != 2) return 0;
+  int m = ParseInt(s, i, 2), d = ParseInt(s, i + 3, 2);
+  if (m < 1 || m > 12 || d < 1 || d > 31) return 0;
+  *days = m * 31 + d;
+  return 5;
+}
+
+// "HH:MM:SS[.,fff]" at i; returns its length.
+size_t MatchClock(std::string_view s, size_t i, double* seconds, double* resolution) {
+  if (CountDigits(s, i) != 2 || i + 8 > s.size()) return 0;
+  if (s[i + 2] != ':' || s[i + 5] != ':') return 0;
+  if (CountDigits(s, i + 3) != 2 || CountDigits(s, i + 6) != 2) return 0;
+  *seconds = ParseInt(s, i, 2) * 3600.0 + ParseInt(s, i + 3, 2) * 60.0 + ParseInt(s, i + 6, 2);
+  *resolution = 1;
+  size_t n = 8;
+  if (i + n < s.size() && (s[i + n] == '.' || s[i + n] == ',')) {
+    size_t frac = CountDigits(s, i + n + 1);
+    if (frac > 0) {
+      double scale = 0.1;
+      for (size_t k = 0; k < frac && k < 9; ++k, scale /= 10)
+        *seconds += (s[i + n + 1 + k] - '0') * scale;
+      *resolution = std::pow(10.0, -static_cast<double>(std::min<size_t>(frac, 9)));
+      n += 1 + frac;
+    }
+  }
+  return n;
+}
+
+// A leading timestamp: after optional '>', '[', blanks and one "[tag]"
+// ("[titan] 2026-02-24 19:46:17,508", "[11/01 11:27:04 d2…]", "[05:25:00.138]").
+size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
+  size_t i = 0;
+  auto skip_open = [&] {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '>' || s[i] == '[' || s[i] == '\t')) ++i;
+  };
+  skip_open();
+  if (i < s.size() && IsAlpha(s[i])) {  // one bracketed tag such as "[titan]"
+    size_t j = i;
+    while (j < s.size() && j - i < 24 && (IsAlnum(s[j]) || s[j] == '_')) ++j;
+    if (j < s.size() && s[j] == ']' && i > 0 && s[i - 1] == '[') {
+      i = j + 1;
+      skip_open();
+    }
+  }
+  int64_t days = 0;
+  size_t date = MatchYmd(s, i, &days);
+  if (date == 0) date = MatchMd(s, i, &days);
+  size_t t = i;
+  if (date > 0) {
+    t = i + date;
+    if (t >= s.size() || (s[t] != ' ' && s[t] != 'T')) return 0;
+    ++t;
+  }
+  double sec = 0, res = 1;
+  size_t clock = MatchClock(s, t, &sec, &res);
+  if (clock == 0) return 0;
+  out->timestamp_s = static_cast<double>(days) * 86400.0 + sec;
+  out->timestamp_resolution_s = res;
+  return t + clock;
+}
+
+bool IsBarByte(std::string_view s, size_t i) {
+  // U+2580..U+259F block elements (tqdm), U+2501 heavy horizontal (rich).
+  if (i + 2 < s.size() && static_cast<unsigned char>(s[i]) == 0xE2) {
+    unsigned char b1 = static_cast<unsigned char>(s[i + 1]);
+    unsigned char b2 = static_cast<unsigned char>(s[i + 2]);
+    if (b1 == 0x96 && b2 >= 0x80 && b2 <= 0x9F) return true;
+    if (b1 == 0x94 && (b2 == 0x81 || b2 == 0x80)) return true;
+  }
+  if (s.compare(i, 2, "%|") == 0) return true;
+  if (s.compare(i, 3, "[==") == 0 || s.compare(i, 3, "[>>") == 0 ||
+      s.compare(i, 3, "==>") == 0 || s.compare(i, 3, "===") == 0)
+    return true;
+  return false;
+}
+
+bool IsUnitChar(char c) { return IsAlpha(c) || c == '/' || c == '%'; }
+
+bool IsKnownSpacedUnit(std::string_view w) {
+  static constexpr std::string_view kUnits[] = {"s", "sec", "secs", "seconds", "ms", "msec"};
+  for (auto u : kUnits)
+    if (w == u) return true;
+  // "samples/s", "toks/s/device", "sec/step", "samples/" (cut off): a word
+  // with a slash that starts with a letter.
+  return w.size() >= 2 && IsAlpha(w[0]) && w.find('/') != std::string_view::npos;
+}
+
+std::string NormalizeKey(std::string_view raw) {
+  std::string k;
+  for (char c : raw) {
+    char l = Lower(c);
+    if (l == '_' || l == '-' || l == '.' || l == '\'' || l == '"' || l == '`' || l == ' ' || l == '\t') {
+      if (!k.empty() && k.back() != ' ') k += ' ';
+    } else {
+      k += l;
+    }
+  }
+  while (!k.empty() && k.back() == ' ') k.pop_back();
+  return k;
+}
+
+bool IsTrimChar(char c) {
+  return c == ' ' || c == '\t' || c == ':' || c == '=' || c == '[' || c == '(' ||
+         c == '\'' || c == '"' || c == '`' || c == '>' || c == '<' || c == '*';
+}
+
+// The key in front of a value: the text since the previous token, cut at
+// the last separator, with a trailing "(unit)" moved to `unit`.
+void ExtractKey(std::string_view text, ScannedField* f) {
+  size_t b = 0, e = text.size();
+  while (e > b && IsTrimChar(text[e - 1])) --e;
+  std::string_view t = text.substr(b, e - b);
+  if (t.empty() && text.find('(') != std::string_view::npos) {
+    f->parenthesised = true;
+    return;
+  }
+  if (!t.empty() && t.back() == ')') {
+    size_t open = t.rfind('(');
+    if (open != std::string_view::npos) {
+      std::string_view inside = t.substr(open + 1, t.size() - open - 2);
+      bool unit_like = !inside.empty() && inside.size() <= 16;
+      for (char c : inside) unit_like = unit_like && IsUnitChar(c);
+      if (unit_like) {
+        f->unit = std::string(inside);
+        t = t.substr(0, open);
+      }
+    }
+  }
+  size_t cut = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '|' || c == ',' || c == ';' || c == '\t' || c == '{' || c == '}' ||
+        c == ':' || c == '=' || c == ']' || c == '[' || c == ')' || c == '(')
+      cut = i + 1;
+    else if (c == '-' && i > 0 && i + 1 < t.size() && t[i - 1] == ' ' && t[i + 1] == ' ')
+      cut = i + 1;
+  }
+  f->key = NormalizeKey(t.substr(cut));
+  // Keep the last few words: "Training neural network step" → fine either way.
+  size_t words = 0, pos = f->key.size();
+  while (pos > 0) {
+    size_t sp = f->key.rfind(' ', pos - 1);
+    if (++words == 6 && sp != std::string::npos) {
+      f->key = f->key.substr(sp + 1);
+      break;
+    }
+    if (sp == std::string::npos) break;
+    pos = sp;
+  }
+}
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+
+  ScannedLine Run() {
+    ScannedLine out;
+    prev_end_ = MatchLeadingTimestamp(s_, &out);
+    size_t i = prev_end_;
+    out_ = &out;
+    while (i < s_.size()) {
+      char c = s_[i];
+      if (!out.has_bar && IsBarByte(s_, i)) out.has_bar = true;
+      if (IsDigit(c) || (c == '-' && i + 1 < s_.size() && IsDigit(s_[i + 1]) && NumberBoundary(i)) ||
+          (c == '.' && i + 1 < s_.size() && IsDigit(s_[i + 1]) && NumberBoundary(i))) {
+        i = Number(i);
+      } else if (IsAlpha(c)) {
+        i = Word(i);
+      } else {
+        ++i;
+      }
+    }
+    return out;
+  }
+
+ private:
+  bool NumberBoundary(size_t i) const {
+    if (i == 0) return true;
+    char p = s_[i - 1];
+    return !IsAlnum(p) && p != '_' && p != '.' && p != '-';
+  }
+
+  size_t SkipToken(size_t i) {
+    while (i < s_.size() && (IsAlnum(s_[i]) || s_[i] == '.' || s_[i] == '_' ||
+                             s_[i] == ':' || s_[i] == '-' || s_[i] == '/'))
+      ++i;
+    prev_end_ = i;
+    return i;
+  }
+
+  size_t Word(size_t i) {
+    size_t j = i;
+    while (j < s_.size() && IsAlpha(s_[j])) ++j;
+    bool glued_before = i > 0 && (s_[i - 1] == '_' || IsDigit(s_[i - 1]));
+    bool glued_after = j < s_.size() && (s_[j] == '_' || IsDigit(s_[j]));
+    std::string w;
+    for (size_t k = i; k < j; ++k) w += Lower(s_[k]);
+    if (!glued_before && !glued_after && out_->words.size() < 256) out_->words.push_back(w);
+    if ((w == "nan" || w == "inf") && !glued_before && !glued_after && NanValue(i, j)) {
+      ScannedField f;
+      ExtractKey(s_.substr(prev_end_, i - prev_end_), &f);
+      f.value = w == "nan" ? std::nan("") : HUGE_VAL;
+      if (i > 0 && s_[i - 1] == '-') f.value = -f.value;
+      out_->fields.push_back(std::move(f));
+      prev_end_ = j;
+    }
+    // Words glued to digits ("default7", "s0") are skipped with their digits.
+    while (j < s_.size() && (IsAlnum(s_[j]) || s_[j] == '_')) ++j;
+    return j;
+  }
+
+  // "loss nan," / "'loss': nan}" — but not "nan iterations".
+  bool NanValue(size_t i, size_t j) const {
+    if (i == 0) return false;
+    char p = s_[i - 1];
+    if (p != ' ' && p != ':' && p != '=' && p != '\'' && p != '"' && p != '-') return false;
+    if (j >= s_.size()) return true;
+    char n = s_[j];
+    if (n == ' ') return j + 1 >= s_.size() || !IsAlpha(s_[j + 1]);
+    return n == ',' || n == '}' || n == ')' || n == '|' || n == '\'' || n == '"' || n == ']';
+  }
+
+  size_t Number(size_t start) {
+    if (!NumberBoundary(start)) return SkipToken(start);
+    size_t i = start;
+    bool negative = s_[i] == '-';
+    if (negative) ++i;
+    int64_t days;
+    if (MatchYmd(s_, i, &days) > 0) return SkipToken(i);
+    size_t int_digits = CountDigits(s_, i);
+    std::string digits(s_.substr(i, int_digits));
+    i += int_digits;
+    // Thousands groups: "10,050" (not "1,2" or "0.0, 1").
+    while (int_digits > 0 && int_digits <= 3 && i + 4 <= s_.size() && s_[i] == ',' &&
+           CountDigits(s_, i + 1) == 3 && (i + 4 >= s_.size() || !IsDigit(s_[i + 4]))) {
+      digits.append(s_.substr(i + 1, 3));
+      i += 4;
+    }
+    if (i < s_.size() && s_[i] == ':' && i + 1 < s_.size() && IsDigit(s_[i + 1]))
+      return SkipToken(start);  // clock "0:21:08", "13:02:24"
+    bool integer = true;
+    if (i + 1 < s_.size() && s_[i] == '.' && IsDigit(s_[i + 1])) {
+      integer = false;
+      size_t frac = CountDigits(s_, i + 1);
+      digits.append(s_.substr(i, frac + 1));
+      i += 1 + frac;
+      if (i + 1 < s_.size() && s_[i] == '.' && IsDigit(s_[i + 1])) return SkipToken(start);  // 1.2.3
+    } else if (int_digits == 0) {
+      return SkipToken(start);
+    }
+    if (i + 1 < s_.size() && (s_[i] == 'e' || s_[i] == 'E')) {
+      size_t k = i + 1;
+      if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
+      size_t ed = CountDigits(s_, k);
+      if (ed > 0 && (k + ed >= s_.size() || !IsAlpha(s_[k + ed]))) {
+        digits.append(s_.substr(i, k + ed - i));
+        integer = false;
+        i = k + ed;
+      }
+    }
+    ScannedField f;
+    f.integer = integer;
+    f.value = std::strtod(digits.c_str(), nullptr) * (negative ? -1 : 1);
+    ExtractKey(s_.substr(prev_end_, start - prev_end_), &f);
+    i = Counter(i, integer, &f);
+    i = Unit(i, &f);
+    if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
+    out_->fields.push_back(std::move(f));
+    prev_end_ = i;
+    return i;
+  }
+
+  // "650 / 1891", "[19/678]": an integer over an integer.
+  size_t Counter(size_t i, bool integer, ScannedField* f) {
+    if (!integer) return i;
+    size_t k = i;
+    while (k < s_.size() && s_[k] == ' ') ++k;
+    if (k >= s_.size() || s_[k] != '/') return i;
+    ++k;
+    while (k < s_.size() && s_[k] == ' ') ++k;
+    size_t n = CountDigits(s_, k);
+    if (n == 0 || n > 15) return i;
+    size_t after = k + n;
+    if (after < s_.size() && (s_[after] == '/' || s_[after] == '.' || s_[after] == ':' || IsAlpha(s_[after])))
+      return i;
+    f->total = std::strtod(std::string(s_.substr(k, n)).c_str(), nullptr);
+    return after;
+  }
+
+  size_t Unit(size_t i, ScannedField* f) {
+    size_t k = i;
+    while (k < s_.size() && IsUnitChar(s_[k]) && k - i < 24) ++k;
+    if (k > i) {
+      if (f->unit.empty()) f->unit = std::string(s_.substr(i, k - i));
+      return k;
+    }
+    if (i < s_.size() && s_[i] == ' ') {
+      size_t w = i + 1;
+      k = w;
+      while (k < s_.size() && IsUnitChar(s_[k]) && k - w < 24) ++k;
+      std::string_view word = s_.substr(w, k - w);
+      bool ends = k >= s_.size() || !IsDigit(s_[k]);
+      if (ends && IsKnownSpacedUnit(word)) {
+        if (f->unit.empty()) f->unit = std::string(word);
+        return k;
+      }
+    }
+    return i;
+  }
+
+  std::string_view s_;
+  size_t prev_end_ = 0;
+  ScannedLine* out_ = nullptr;
+};
+
+bool IsLevelWord(std::string_view s, size_t i) {
+  static constexpr std::string_view kLevels[] = {"INFO", "WARNING", "WARN", "ERROR", "DEBUG", "CRITICAL"};
+  for (auto l : kLevels)
+    if (s.compare(i, l.size(), l) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+ScannedLine ScanLine(std::string_view line) { return Scanner(line).Run(); }
+
+std::vector<std::string_view> SplitGluedRecords(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (size_t i = 1; i + 1 < line.size(); ++i) {
+    bool split = false;
+    int64_t days;
+    if (line[i] == '[' && line[i - 1] == ']' &&
+        (IsDigit(line[i + 1]) || IsLevelWord(line, i + 1))) {
+      split = true;
+    } else if (IsDigit(line[i]) && line[i - 1] != ' ' && line[i - 1] != '[' &&
+               !IsDigit(line[i - 1]) && line[i - 1] != '-' && line[i - 1] != '/' &&
+               line[i - 1] != '.' && MatchYmd(line, i, &days) > 0 && i + 10 < line.size() &&
+               line[i + 10] == ' ') {
+      split = true;
+    }
+    if (split && i > start) {
+      bool content = false;
+      for (size_t k = start; k < i && !content; ++k) content = IsAlnum(line[k]);
+      if (content) {
+        out.push_back(line.substr(start, i - start));
+        start = i;
+      }
+    }
+  }
+  out.push_back(line.substr(start));
+  return out;
+}
+
+}  // namespace schedmate

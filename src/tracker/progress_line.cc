@@ -1,0 +1,295 @@
+#include "tracker/progress_line.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <vector>
+
+#include "core/random.h"
+
+namespace schedmate {
+namespace {
+
+bool In(std::string_view k, std::initializer_list<std::string_view> set) {
+  for (auto s : set)
+    if (k == s) return true;
+  return false;
+}
+
+std::string_view FirstWord(std::string_view k) { return k.substr(0, k.find_first_of(" /")); }
+std::string_view LastWord(std::string_view k) {
+  size_t p = k.find_last_of(" /");
+  return p == std::string_view::npos ? k : k.substr(p + 1);
+}
+
+bool IsEvalPrefix(std::string_view w) {
+  return In(w, {"val", "valid", "validation", "test", "eval", "evaluation", "dev"});
+}
+
+// Words that mark a line as evaluation output rather than training
+// (fairseq "valid on 'valid' subset", mmcv "Epoch(val)", nanoGPT
+// "step 250: train loss …, val loss …", Lightning "Validation DataLoader").
+bool IsEvalWord(std::string_view w) {
+  return In(w, {"val", "valid", "validation", "validate", "validating", "eval",
+                "evaluation", "evaluate", "evaluating", "test", "testing",
+                "inference", "predict", "predicting"});
+}
+
+// Rank of a key as the step index; lower wins, -1 = not a step key.
+int StepKeyRank(std::string_view k) {
+  if (In(k, {"global step", "globalstep", "trainer/global step", "global steps"})) return 1;
+  if (In(k, {"step", "iteration", "iter", "it", "train step", "training step",
+             "optimizer step", "opt step", "current step", "cur step", "curr iter",
+             "train/global step", "train iter", "niter", "n iter"}))
+    return 2;
+  if (In(k, {"num updates", "updates", "update"})) return 3;
+  if (In(k, {"batch", "batch idx", "batch id"})) return 4;
+  return -1;
+}
+
+bool IsEpochKey(std::string_view k) {
+  return In(k, {"epoch", "epochs", "train epoch", "current epoch", "ep"});
+}
+
+bool IsTotalKey(std::string_view k) {
+  return In(k, {"total steps", "max steps", "total iters", "max iter", "max iters",
+                "train iters", "num training steps", "total training steps",
+                "total optimization steps", "max epochs steps"});
+}
+
+// Seconds per step from a key such as "time" or "batch_cost".
+bool IsStepTimeKey(std::string_view k) {
+  return In(k, {"time", "iter time", "step time", "batch time", "time per step",
+                "time per iteration", "elapsed time per iteration", "time/step",
+                "time/iter", "batch cost", "avg batch cost", "iteration time",
+                "train time per step", "seconds per step", "time per iter",
+                "step time s", "train step time", "sec/step", "s/step", "s/it",
+                "sec/it", "time/batch", "iter time s"});
+}
+
+// Steps per second from a key (fairseq `ups`, TF `global_step/sec`).
+bool IsStepRateKey(std::string_view k) {
+  return In(k, {"ups", "global step/sec", "global step/s", "steps per second",
+                "steps/sec", "steps/s", "it/s", "iter/s", "train steps per second",
+                "iterations per second", "step/s"});
+}
+
+bool IsStepNoun(std::string_view n) {
+  return In(n, {"it", "its", "iter", "iters", "iteration", "iterations", "step", "steps",
+                "batch", "batches", "update", "updates", "epoch", "epochs"});
+}
+
+bool IsSecondNoun(std::string_view n) { return In(n, {"s", "sec", "secs", "second"}); }
+
+double TimeUnitScale(std::string_view u) {
+  if (u.empty() || In(u, {"s", "sec", "secs", "seconds"})) return 1;
+  if (In(u, {"ms", "msec"})) return 1e-3;
+  if (In(u, {"us"})) return 1e-6;
+  if (In(u, {"min", "mins"})) return 60;
+  return -1;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::vector<std::string_view> SplitSlash(std::string_view s) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t p = s.find('/', start);
+    parts.push_back(s.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start));
+    if (p == std::string_view::npos) break;
+    start = p + 1;
+  }
+  return parts;
+}
+
+// A loss key's rank; lower wins, -1 = not the training loss.
+int LossKeyRank(std::string_view k) {
+  if (k == "loss") return 0;
+  if (k == "closs") return 1;
+  if (LastWord(k) != "loss" || k.find("scale") != std::string_view::npos) return -1;
+  std::string_view first = FirstWord(k);
+  if (IsEvalPrefix(first)) return -1;
+  if (In(first, {"lm", "total", "train", "training", "overall", "avg", "mean", "tr",
+                 "batch", "running", "global", "weighted", "final"}))
+    return 1;
+  return 2;
+}
+
+// Throughput from a key when the unit is not printed (or a better name).
+std::string ThroughputUnitFromKey(std::string_view k) {
+  if (In(k, {"samples per second", "samplespersec", "samples/sec", "samples per sec",
+             "train samples per second", "sample/s"}))
+    return "samples/s";
+  if (In(k, {"tokens per second", "tokens per sec", "tokens/sec", "tok/s", "tokens/s"}))
+    return "tokens/s";
+  if (k == "wps" || k == "words per second") return "words/s";
+  if (k == "ips") return "images/s";
+  if (k == "tps") return "tokens/s/GPU";  // torchtitan: tokens per second per device
+  if (k == "tgs") return "tokens/s/GPU";  // InternEvo: tokens per GPU per second
+  if (k == "tflops" || k == "tflop/s") return "TFLOP/s";
+  return "";
+}
+
+int ThroughputRank(std::string_view unit) {
+  std::string u = Lower(unit);
+  if (u.find("flop") != std::string::npos) return 2;
+  for (std::string_view noun : {"sample", "token", "tok", "word", "image", "img", "seq",
+                                "sentence", "example", "frame", "pixel"})
+    if (u.find(noun) != std::string::npos) return 0;
+  return 1;
+}
+
+struct Builder {
+  ProgressLine out;
+  int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
+  bool has_counter = false, evidence = false, deepspeed_timer = false;
+
+  void Field(const ScannedField& f) {
+    const std::string& k = f.key;
+    std::string unit = Lower(f.unit);
+    if (f.total) return Counter(f);
+    if (UnitRate(f, unit)) return;
+    if (f.parenthesised) return;  // running averages such as "(0.9249)"
+    if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"})) evidence = true;
+    if (int r = StepKeyRank(k); r >= 0 && f.integer && f.value >= 0 && r + 10 < step_rank) {
+      step_rank = r + 10;
+      out.step = static_cast<int64_t>(f.value);
+    }
+    if (IsEpochKey(k) && f.integer && f.value >= 0) out.epoch_as_step = static_cast<int64_t>(f.value);
+    if (IsTotalKey(k) && f.integer && f.value > 0 && !out.total_steps)
+      out.total_steps = static_cast<int64_t>(f.value);
+    if (int r = LossKeyRank(k); r >= 0 && r < loss_rank) {
+      loss_rank = r;
+      out.loss = f.value;
+    }
+    if (IsStepTimeKey(k)) {
+      double scale = TimeUnitScale(unit);
+      if (scale > 0 && f.value > 0 && std::isfinite(f.value)) SetTime(f.value * scale, 1);
+    }
+    if (IsStepRateKey(k) && f.value > 0 && std::isfinite(f.value)) SetTime(1.0 / f.value, 2);
+    if (std::string u = ThroughputUnitFromKey(k); !u.empty() && std::isfinite(f.value)) {
+      if (k == "ips" && !f.unit.empty()) u = NormalizeThroughputUnit(f.unit);
+      SetThroughput(f.value, u);
+    }
+    if (k == "samplespersec") deepspeed_timer = true;
+    if ((k == "throughput" || k == "throughput per gpu" || k == "speed") && !f.unit.empty())
+      SetThroughput(f.value, NormalizeThroughputUnit(f.unit));
+  }
+
+  // "26.05s/it", "0.18it/s", "16ms/step", "1771 toks/s/device", "(16.765 sec/step)".
+  bool UnitRate(const ScannedField& f, const std::string& unit) {
+    if (unit.find('/') == std::string::npos || !std::isfinite(f.value)) return false;
+    auto parts = SplitSlash(unit);
+    std::string_view num = parts[0], den = parts[1];
+    if (IsStepNoun(num) && IsSecondNoun(den)) {
+      if (f.value > 0) SetTime(1.0 / f.value, 0);
+      return true;
+    }
+    if (TimeUnitScale(num) > 0 && !num.empty() && (IsStepNoun(den) || den.empty())) {
+      if (f.value > 0) SetTime(f.value * TimeUnitScale(num), 0);
+      return true;
+    }
+    if (num == "task" && IsSecondNoun(den)) {  // mmcv ProgressBar: evaluation only
+      out.is_eval = true;
+      return true;
+    }
+    if (IsSecondNoun(den) || (den.empty() && parts.size() == 2)) {
+      SetThroughput(f.value, NormalizeThroughputUnit(f.unit));
+      return true;
+    }
+    return false;
+  }
+
+  void Counter(const ScannedField& f) {
+    const std::string& k = f.key;
+    if (IsEpochKey(k)) return;
+    bool stepish = k.empty() || StepKeyRank(k) >= 0 ||
+                   In(k, {"train", "training", "progress", "train progress"});
+    if (!stepish || !f.integer || f.value < 0 || *f.total <= 0) return;
+    has_counter = true;
+    if (step_rank <= 0) return;
+    step_rank = 0;
+    out.step = static_cast<int64_t>(f.value);
+    out.total_steps = static_cast<int64_t>(*f.total);
+  }
+
+  void SetTime(double seconds, int rank) {
+    if (rank < time_rank) {
+      time_rank = rank;
+      out.step_time_s = seconds;
+    }
+  }
+
+  void SetThroughput(double value, const std::string& unit) {
+    int r = ThroughputRank(unit);
+    if (r < tp_rank) {
+      tp_rank = r;
+      out.throughput = value;
+      out.throughput_unit = unit;
+    }
+  }
+};
+
+uint64_t LayoutOf(const ScannedLine& s) {
+  std::string sig = s.has_bar ? "bar|" : "";
+  for (const auto& f : s.fields) {
+    if (f.parenthesised) continue;
+    sig += f.total ? "#/#" : f.key;
+    sig += '|';
+  }
+  return StableHash(sig);
+}
+
+}  // namespace
+
+int ProgressLine::Facts() const {
+  return (step ? 1 : 0) + (total_steps ? 1 : 0) + (step_time_s ? 1 : 0) +
+         (throughput ? 1 : 0) + (loss ? 1 : 0);
+}
+
+std::string NormalizeThroughputUnit(std::string_view unit) {
+  auto parts = SplitSlash(unit);
+  std::string noun = Lower(parts[0]);
+  if (noun == "toks" || noun == "tok" || noun == "token") parts[0] = "tokens";
+  else if (noun == "sample") parts[0] = "samples";
+  else if (noun == "img" || noun == "imgs") parts[0] = "images";
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string_view p = parts[i];
+    if (i == 1 && (p.empty() || In(Lower(p), {"sec", "second", "secs"}))) p = "s";
+    if (i > 0) out += '/';
+    out += p;
+  }
+  if (parts.size() == 1) out += "/s";
+  return out;
+}
+
+ProgressLine InterpretScanned(const ScannedLine& scanned) {
+  Builder b;
+  b.out.timestamp_s = scanned.timestamp_s;
+  b.out.timestamp_resolution_s = scanned.timestamp_resolution_s;
+  for (const auto& f : scanned.fields) b.Field(f);
+  ProgressLine& out = b.out;
+  // DeepSpeed's timer prints "epoch/global_step, SamplesPerSec=…".
+  if (b.deepspeed_timer && b.step_rank == 0) {
+    out.step = out.total_steps;
+    out.total_steps.reset();
+  }
+  for (const auto& w : scanned.words)
+    if (IsEvalWord(w)) out.is_eval = true;
+  if (out.step || b.has_counter) out.epoch_as_step.reset();
+  if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
+  bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;
+  out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
+  out.layout = LayoutOf(scanned);
+  return out;
+}
+
+ProgressLine InterpretLine(std::string_view line) { return InterpretScanned(ScanLine(line)); }
+
+}  // namespace schedmate

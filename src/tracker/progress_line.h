@@ -1,0 +1,47 @@
+// What a scanned line means for training progress: the key vocabulary and
+// layout knowledge of stage 2. Keys are matched as words, not per-framework
+// regular expressions; the few layout facts that words cannot tell
+// (DeepSpeed's "epoch/step, SamplesPerSec=", fairseq's `ups`, mmcv's
+// evaluation bar in task/s, Keras' epoch summary) are listed in the .cc with
+// the framework they come from.
+#ifndef SCHEDMATE_TRACKER_PROGRESS_LINE_H_
+#define SCHEDMATE_TRACKER_PROGRESS_LINE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tracker/field_scanner.h"
+
+namespace schedmate {
+
+struct ProgressLine {
+  std::optional<int64_t> step;
+  std::optional<int64_t> total_steps;
+  std::optional<double> step_time_s;
+  std::optional<double> throughput;
+  std::string throughput_unit;
+  std::optional<double> loss;            // NaN when printed nan
+  std::optional<int64_t> epoch_as_step;  // integer epoch of an epoch-level record
+  std::optional<double> timestamp_s;
+  double timestamp_resolution_s = 1;
+  bool is_eval = false;      // validation / test / inference output
+  bool is_training = false;  // carries training progress
+  // Identifies the line's layout (the ordered keys it prints), so samples of
+  // one logger can be told from another's.
+  uint64_t layout = 0;
+  // Number of progress facts found (step, time, throughput, loss, total).
+  int Facts() const;
+};
+
+// Interprets one cleaned line (one record of it: see SplitGluedRecords).
+ProgressLine InterpretLine(std::string_view line);
+ProgressLine InterpretScanned(const ScannedLine& scanned);
+
+// "toks/s/device" → "tokens/s/device", "samples/" → "samples/s".
+std::string NormalizeThroughputUnit(std::string_view unit);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_TRACKER_PROGRESS_LINE_H_

@@ -1,0 +1,200 @@
+#include "tracker/progress_scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace schedmate {
+namespace {
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Mean after dropping values farther than 3 scaled MADs from the median.
+std::optional<double> RobustMean(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  double med = Median(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - med));
+  double limit = 3 * 1.4826 * Median(dev);
+  double sum = 0;
+  int n = 0;
+  for (double x : v)
+    if (std::fabs(x - med) <= limit) {
+      sum += x;
+      ++n;
+    }
+  return n > 0 ? sum / n : med;
+}
+
+std::optional<int64_t> StepOf(const ProgressLine& p) {
+  return p.step ? p.step : p.epoch_as_step;
+}
+
+}  // namespace
+
+ProgressScan::ProgressScan(ProgressScanOptions options, const LineClassifier* classifier)
+    : options_(options), classifier_(classifier), scratch_(classifier->MakeScratch()) {}
+
+bool ProgressScan::Add(std::string_view line, int64_t index) {
+  ++stats_.lines;
+  stats_.bytes += static_cast<int64_t>(line.size()) + 1;
+  auto records = SplitGluedRecords(line);
+  bool kept = false;
+  for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    if (options_.stage1 && !classifier_->MaybeProgress(*it, scratch_, options_.stage1_margin))
+      continue;
+    kept = true;
+    ProgressLine p = InterpretLine(*it);
+    if (!p.is_training) continue;
+    ++stats_.training_lines;
+    if (first_step_ < 0 && p.step) first_step_ = static_cast<int>(entries_.size());
+    entries_.push_back({std::move(p), index});
+    const ProgressLine& added = entries_.back().line;
+    if (first_step_ >= 0 && added.step &&
+        added.layout == entries_[first_step_].line.layout)
+      anchor_steps_.insert(*added.step);
+  }
+  if (kept) {
+    ++stats_.kept_lines;
+    stats_.kept_bytes += static_cast<int64_t>(line.size()) + 1;
+  }
+  return stats_.lines < options_.max_lines && !Enough();
+}
+
+int ProgressScan::Anchor() const {
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].line.step) return static_cast<int>(i);
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].line.epoch_as_step) return static_cast<int>(i);
+  return entries_.empty() ? -1 : 0;
+}
+
+size_t ProgressScan::RegionEnd(int anchor) const {
+  const ProgressLine& a = entries_[anchor].line;
+  for (size_t i = anchor + 1; i < entries_.size(); ++i) {
+    const ProgressLine& p = entries_[i].line;
+    if (p.layout == a.layout && StepOf(p) != StepOf(a)) return i;
+    if (p.layout == a.layout && !StepOf(a)) return i;
+  }
+  return entries_.size();
+}
+
+bool ProgressScan::Enough() const {
+  return first_step_ >= 0 && static_cast<int>(anchor_steps_.size()) >= options_.samples;
+}
+
+ProgressReport ProgressScan::Finish() const {
+  ProgressReport r;
+  int anchor = Anchor();
+  if (anchor < 0) return r;
+  r.status = ProgressReport::Status::kOk;
+  const Entry& a = entries_[anchor];
+  size_t end = RegionEnd(anchor);
+  std::set<int64_t> used = {a.index};
+  r.step = StepOf(a.line);
+
+  // Each field from the anchor itself, else the newest line of the region.
+  auto pick = [&](auto has) -> const Entry* {
+    if (has(a.line)) return &a;
+    for (size_t i = 0; i < end; ++i)
+      if (has(entries_[i].line)) return &entries_[i];
+    return nullptr;
+  };
+  if (a.line.step || !a.line.epoch_as_step) {
+    if (const Entry* e = pick([](const ProgressLine& p) { return p.total_steps.has_value(); })) {
+      r.total_steps = e->line.total_steps;
+      used.insert(e->index);
+    }
+  }
+  if (const Entry* e = pick([](const ProgressLine& p) { return p.loss.has_value(); })) {
+    r.loss = e->line.loss;
+    used.insert(e->index);
+  }
+  const Entry* time_src = pick([](const ProgressLine& p) { return p.step_time_s.has_value(); });
+  if (time_src) {
+    r.step_time_s = time_src->line.step_time_s;
+    used.insert(time_src->index);
+  }
+  const Entry* tp_src = pick([](const ProgressLine& p) { return p.throughput.has_value(); });
+  if (tp_src) {
+    r.throughput = tp_src->line.throughput;
+    r.throughput_unit = tp_src->line.throughput_unit;
+    used.insert(tp_src->index);
+  }
+
+  // Steady state over the last N distinct steps of one layout.
+  auto samples_of = [&](uint64_t layout, auto value) {
+    std::vector<double> out;
+    std::set<int64_t> seen;
+    for (const auto& e : entries_) {
+      if (e.line.layout != layout || static_cast<int>(out.size()) >= options_.samples) continue;
+      std::optional<int64_t> s = StepOf(e.line);
+      if (s && !seen.insert(*s).second) continue;
+      if (std::optional<double> v = value(e.line)) {
+        out.push_back(*v);
+        used.insert(e.index);
+      }
+    }
+    return out;
+  };
+  if (time_src) {
+    r.steady_step_time_s = RobustMean(samples_of(
+        time_src->line.layout, [](const ProgressLine& p) { return p.step_time_s; }));
+  } else if (a.line.step) {
+    // No printed step time: derive it from timestamps of the anchor's layout.
+    std::vector<std::pair<int64_t, const Entry*>> pts;
+    std::set<int64_t> seen;
+    for (const auto& e : entries_) {
+      if (e.line.layout != a.line.layout || !e.line.step || !e.line.timestamp_s) continue;
+      if (!seen.insert(*e.line.step).second) continue;
+      pts.push_back({*e.line.step, &e});
+      if (static_cast<int>(pts.size()) > options_.samples) break;
+    }
+    std::vector<double> per_step;
+    for (size_t i = 0; i + 1 < pts.size(); ++i) {
+      const ProgressLine& newer = pts[i].second->line;
+      const ProgressLine& older = pts[i + 1].second->line;
+      double dt = *newer.timestamp_s - *older.timestamp_s;
+      int64_t ds = pts[i].first - pts[i + 1].first;
+      if (ds <= 0 || dt <= 0) continue;
+      // Too coarse a clock for the interval: skip it (1 s stamps, 2 s apart).
+      if (dt < 20 * std::max(newer.timestamp_resolution_s, older.timestamp_resolution_s)) continue;
+      double v = dt / static_cast<double>(ds);
+      if (per_step.empty()) {
+        r.step_time_s = v;
+        used.insert(pts[i].second->index);
+        used.insert(pts[i + 1].second->index);
+      }
+      per_step.push_back(v);
+    }
+    r.steady_step_time_s = RobustMean(per_step);
+  }
+  if (tp_src)
+    r.steady_throughput = RobustMean(samples_of(
+        tp_src->line.layout, [](const ProgressLine& p) { return p.throughput; }));
+
+  if (r.step && r.total_steps && *r.total_steps > 0) {
+    r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
+    std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
+    if (t) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *t;
+  }
+  r.lines_used.assign(used.begin(), used.end());
+  return r;
+}
+
+ProgressReport ScanProgress(const std::vector<std::string>& lines, ProgressScanOptions options,
+                            ProgressScanStats* stats) {
+  ProgressScan scan(options);
+  for (size_t i = lines.size(); i-- > 0;)
+    if (!scan.Add(lines[i], static_cast<int64_t>(i))) break;
+  if (stats) *stats = scan.stats();
+  return scan.Finish();
+}
+
+}  // namespace schedmate

@@ -1,0 +1,78 @@
+// Stages 1 and 2 of the Metric Tracker over lines fed newest first
+// (DESIGN §1.2 steps 2–4).
+//
+// Each line is split into glued records, filtered by the stage-1 classifier
+// and interpreted (progress_line.h). Different loggers print different
+// facets of one training loop — tqdm the step and s/it, the HF Trainer dict
+// the loss, DeepSpeed's timer the samples/s, a hard-wrapped Megatron record
+// three physical lines — so the report is assembled around an *anchor*, the
+// newest training line with a step: each field comes from the newest
+// training line that prints it within the anchor's region, the lines after
+// the previous line of the anchor's own layout. Steady-state values are the
+// mean of the last N samples of one layout after dropping outliers
+// (|x − median| > 3·1.4826·MAD). No training line → status `missing`.
+#ifndef SCHEDMATE_TRACKER_PROGRESS_SCAN_H_
+#define SCHEDMATE_TRACKER_PROGRESS_SCAN_H_
+
+#include <cstdint>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include "core/facts.h"
+#include "text/line_classifier.h"
+#include "tracker/progress_line.h"
+
+namespace schedmate {
+
+struct ProgressScanOptions {
+  int samples = 10;              // N consistent samples of the anchor's layout
+  int64_t max_lines = 200000;    // give up (→ missing) after this many lines
+  bool stage1 = true;            // filter with the line classifier first
+  float stage1_margin = 0.05f;
+};
+
+struct ProgressScanStats {
+  int64_t lines = 0, bytes = 0;             // seen
+  int64_t kept_lines = 0, kept_bytes = 0;   // passed stage 1
+  int64_t training_lines = 0;               // parsed as training progress
+};
+
+class ProgressScan {
+ public:
+  explicit ProgressScan(ProgressScanOptions options = {},
+                        const LineClassifier* classifier = &LineClassifier::Default());
+
+  // Feed lines newest first; `index` is the line's number (any monotone id).
+  // Returns false once enough samples are collected: stop feeding.
+  bool Add(std::string_view line, int64_t index);
+
+  ProgressReport Finish() const;
+  const ProgressScanStats& stats() const { return stats_; }
+
+ private:
+  struct Entry {
+    ProgressLine line;
+    int64_t index;
+  };
+  bool Enough() const;
+  int Anchor() const;
+  size_t RegionEnd(int anchor) const;
+
+  ProgressScanOptions options_;
+  const LineClassifier* classifier_;
+  LineClassifier::Scratch scratch_;
+  std::vector<Entry> entries_;  // training lines, newest first
+  int first_step_ = -1;         // the anchor once a step is seen
+  std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
+  ProgressScanStats stats_;
+};
+
+// Convenience: a whole log already in memory, oldest line first.
+ProgressReport ScanProgress(const std::vector<std::string>& lines,
+                            ProgressScanOptions options = {},
+                            ProgressScanStats* stats = nullptr);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_TRACKER_PROGRESS_SCAN_H_
