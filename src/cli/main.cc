@@ -19,7 +19,7 @@ void CommandFailed(const Status& status) {
 int main(int argc, char** argv) {
   CLI::App app{
       "schedmate — makes GPU cluster schedulers understand the jobs they run.\n"
-      "Trace replay, baseline policies and (later) the semantic layer."};
+      "Trace replay, baseline policies, and the semantic layer's Metric Tracker."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "schedmate 0.1.0");
   schedmate::AddDemoCommand(app);
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   schedmate::AddTraceCommand(app);
   schedmate::AddSynthCommand(app);
   schedmate::AddPoliciesCommand(app);
+  schedmate::AddTrackCommand(app);
   schedmate::AddEvalCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;

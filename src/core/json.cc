@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+#include "core/file_io.h"
+
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -65,16 +67,7 @@ Result<Json> ParseJson(std::string_view text, std::string_view source) {
 }
 
 Result<Json> ReadJsonFile(const std::string& path, size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path + ": cannot open");
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > max_bytes)
-      return ResourceExhausted(path + ": larger than " +
-                               std::to_string(max_bytes) + " bytes");
-  }
+  ASSIGN_OR_RETURN(std::string text, ReadFileCapped(path, max_bytes));
   return ParseJson(text, path);
 }
 

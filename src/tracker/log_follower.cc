@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include "tracker/line_cleaner.h"
@@ -32,8 +33,13 @@ Status LogFollower::Open() {
   fd_ = fd;
   inode_ = st.st_ino;
   device_ = st.st_dev;
-  offset_ = 0;
+  offset_ = opened_once_ ? 0 : std::min<int64_t>(options_.start_offset, st.st_size);
+  opened_once_ = true;
   return Status::Ok();
+}
+
+std::string LogFollower::PartialLine() const {
+  return skipping_ ? std::string() : CleanLogLine(partial_);
 }
 
 void LogFollower::Emit(std::vector<std::string>* lines) {

@@ -25,6 +25,9 @@ struct FollowerOptions {
   size_t max_line_bytes = 1u << 20;
   size_t max_poll_bytes = 64u << 20;
   size_t read_chunk = 1u << 16;
+  // Where the first file opened is read from (e.g. the end of what a
+  // reverse scan already covered); a rotated-in file is read from 0.
+  int64_t start_offset = 0;
 };
 
 class LogFollower {
@@ -37,6 +40,10 @@ class LogFollower {
   // Appends new complete lines to `lines`. A missing file is not an error
   // (nothing yet); an unreadable one is.
   Status Poll(std::vector<std::string>* lines);
+
+  // The unterminated last line seen so far, cleaned: a live tqdm bar that
+  // refreshes with CR and has not printed its newline yet.
+  std::string PartialLine() const;
 
   int64_t offset() const { return offset_; }       // in the current file
   int64_t lines_read() const { return lines_read_; }
@@ -57,6 +64,7 @@ class LogFollower {
   bool skipping_ = false;  // inside a line already cut at max_line_bytes
   int64_t lines_read_ = 0;
   int rotations_ = 0, truncations_ = 0;
+  bool opened_once_ = false;
 };
 
 }  // namespace schedmate
