@@ -180,7 +180,8 @@ void ExtractKey(std::string_view text, ScannedField* f) {
   for (size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
     if (c == '|' || c == ',' || c == ';' || c == '\t' || c == '{' || c == '}' ||
-        c == ':' || c == '=' || c == ']' || c == '[' || c == ')' || c == '(')
+        c == ':' || c == '=' || c == ']' || c == '[' || c == ')' || c == '(' ||
+        static_cast<unsigned char>(c) >= 0x80)  // bar glyphs, emoji, bullets
       cut = i + 1;
     else if (c == '-' && i > 0 && i + 1 < t.size() && t[i - 1] == ' ' && t[i + 1] == ' ')
       cut = i + 1;
@@ -311,13 +312,24 @@ class Scanner {
     ScannedField f;
     f.integer = integer;
     f.value = std::strtod(digits.c_str(), nullptr) * (negative ? -1 : 1);
-    ExtractKey(s_.substr(prev_end_, start - prev_end_), &f);
+    std::string_view before = s_.substr(prev_end_, start - prev_end_);
+    ExtractKey(before, &f);
+    f.follows_bar = FollowsBar(before);
     i = Counter(i, integer, &f);
     i = Unit(i, &f);
     if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
     out_->fields.push_back(std::move(f));
     prev_end_ = i;
     return i;
+  }
+
+  // The text before a value ends a drawn bar: "██████| " or "━━━━ ".
+  static bool FollowsBar(std::string_view before) {
+    size_t e = before.size();
+    while (e > 0 && before[e - 1] == ' ') --e;
+    if (e > 0 && before[e - 1] == '|') --e;
+    while (e > 0 && before[e - 1] == ' ') --e;  // tqdm pads the bar
+    return e >= 3 && IsBarByte(before, e - 3);
   }
 
   // "650 / 1891", "[19/678]": an integer over an integer.
@@ -381,7 +393,7 @@ std::vector<std::string_view> SplitGluedRecords(std::string_view line) {
     bool split = false;
     int64_t days;
     if (line[i] == '[' && line[i - 1] == ']' &&
-        (IsDigit(line[i + 1]) || IsLevelWord(line, i + 1))) {
+        (MatchYmd(line, i + 1, &days) > 0 || IsLevelWord(line, i + 1))) {
       split = true;
     } else if (IsDigit(line[i]) && line[i - 1] != ' ' && line[i - 1] != '[' &&
                !IsDigit(line[i - 1]) && line[i - 1] != '-' && line[i - 1] != '/' &&

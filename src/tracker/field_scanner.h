@@ -29,6 +29,7 @@ struct ScannedField {
   std::optional<double> total;  // `a/b` counters: b
   std::string unit;        // as printed: "ms", "s/it", "toks/s/device", "%"
   bool parenthesised = false;   // "(0.9249)" right after another value
+  bool follows_bar = false;     // "…██████| 203/453": the bar's own counter
 };
 
 struct ScannedLine {

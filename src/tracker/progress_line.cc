@@ -194,6 +194,7 @@ struct Builder {
       if (f.value > 0) SetTime(f.value * TimeUnitScale(num), 0);
       return true;
     }
+    if (In(num, {"b", "kb", "mb", "gb", "kib", "mib", "gib", "bytes"})) return true;  // downloads, I/O
     if (num == "task" && IsSecondNoun(den)) {  // mmcv ProgressBar: evaluation only
       out.is_eval = true;
       return true;
@@ -212,8 +213,9 @@ struct Builder {
                    In(k, {"train", "training", "progress", "train progress"});
     if (!stepish || !f.integer || f.value < 0 || *f.total <= 0) return;
     has_counter = true;
-    if (step_rank <= 0) return;
-    step_rank = 0;
+    int rank = f.follows_bar ? -1 : 0;  // YOLO prints "epoch/epochs" first, the bar's counter later
+    if (step_rank <= rank) return;
+    step_rank = rank;
     out.step = static_cast<int64_t>(f.value);
     out.total_steps = static_cast<int64_t>(*f.total);
   }
@@ -276,7 +278,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   for (const auto& f : scanned.fields) b.Field(f);
   ProgressLine& out = b.out;
   // DeepSpeed's timer prints "epoch/global_step, SamplesPerSec=…".
-  if (b.deepspeed_timer && b.step_rank == 0) {
+  if (b.deepspeed_timer && b.step_rank <= 0) {
     out.step = out.total_steps;
     out.total_steps.reset();
   }

@@ -1,0 +1,125 @@
+// Stage 2 line grammar: one table of real-looking lines from many
+// frameworks (most of them not in the development set) and what a user
+// expects the Tracker to read from each.
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tracker/field_scanner.h"
+#include "tracker/progress_line.h"
+
+namespace schedmate {
+namespace {
+
+struct Expect {
+  const char* name;
+  const char* line;
+  std::optional<int64_t> step, total;
+  std::optional<double> step_time, loss, throughput;
+  const char* unit = nullptr;
+  bool training = true;
+};
+
+constexpr std::nullopt_t N = std::nullopt;
+
+const Expect kCases[] = {
+    {"lightning tqdm", "Epoch 3:  45%|████▌     | 352/782 [00:21<00:26, 16.40it/s, loss=0.512, v_num=1]",
+     352, 782, 1 / 16.40, 0.512, N},
+    {"lightning rich", "Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━ 312/469 0:00:12 • 0:00:06 25.61it/s v_num: 0 train_loss: 0.543",
+     312, 469, 1 / 25.61, 0.543, N},
+    {"yolov5 (epoch counter first)",
+     "      1/299      3.21G    0.05412    0.03214    0.01921        128        640:  45%|████▌     | 203/453 [01:12<01:29,  2.80it/s]",
+     203, 453, 1 / 2.80, N, N},
+    {"keras tf2 mid-epoch", "  45/1875 [>.............................] - ETA: 1:23 - loss: 0.5123 - accuracy: 0.8456",
+     45, 1875, N, 0.5123, N},
+    {"keras epoch end", "1875/1875 [==============================] - 6s 3ms/step - loss: 0.2977 - accuracy: 0.9137 - val_loss: 0.31",
+     1875, 1875, 0.003, 0.2977, N},
+    {"mmengine", "2023/05/01 10:00:00 - mmengine - INFO - Epoch(train)  [1][ 50/1000]  lr: 1.0000e-02  eta: 1:00:00  time: 0.3521  data_time: 0.0123  memory: 3456  loss: 1.2345",
+     50, 1000, 0.3521, 1.2345, N},
+    {"paddleclas", "[Train][Epoch 1/120][Iter: 50/1000]lr: 0.10000, top1: 0.01, loss: 6.9, batch_cost: 0.38s, reader_cost: 0.01, ips: 168.0 samples/s, eta: 12:41:00",
+     50, 1000, 0.38, 6.9, 168.0, "samples/s"},
+    {"deepspeed step", "[2023-05-01 10:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=100, skipped=0, lr=[0.0001], mom=[(0.9, 0.95)]",
+     100, N, N, N, N},
+    {"custom pipes", "step 100 | loss 2.345 | lr 3.0e-4 | 1234.5 tokens/s | 0.45 s/step", 100, N, 0.45, 2.345, 1234.5, "tokens/s"},
+    {"megatron ms", " iteration      100/    5000 | consumed samples:        12800 | elapsed time per iteration (ms): 812.3 | learning rate: 1.5E-04 | lm loss: 6.543210E+00 | loss scale: 65536.0 |",
+     100, 5000, 0.8123, 6.54321, N},
+    {"hf dict without step", "{'loss': 0.3412, 'grad_norm': 1.2, 'learning_rate': 1e-05, 'epoch': 1.27}", N, N, N, 0.3412, N},
+    {"json with step", "{\"step\": 1200, \"loss\": \"2.5\", \"tokens_per_sec\": 5000}", 1200, N, N, 2.5, 5000, "tokens/s"},
+    {"nan loss", "iter 3060: loss nan, time 1018.23ms, mfu 15.11%", 3060, N, 1.01823, NAN, N},
+    {"fairseq ups", "epoch 001:    650 / 1891 loss=10.902, wps=53573, ups=0.5, num_updates=645", 650, 1891, 2.0, 10.902, 53573, "words/s"},
+    {"tf slim", "INFO:tensorflow:global step 8: loss = 57.9715 (16.765 sec/step)", 8, N, 16.765, 57.9715, N},
+    {"tf estimator rate only", "INFO:tensorflow:global_step/sec: 4", N, N, 0.25, N, N},
+    {"torchtitan thousands", "[titan] 2026-02-24 19:46:19,145 - root - INFO - step:  5  loss:  7.07623  memory: 66.91GiB(37.51%)  tps: 10,007  tflops: 313.36",
+     5, N, N, 7.07623, 10007, "tokens/s/GPU"},
+    // Not training progress.
+    {"nanogpt eval", "step 250: train loss 1.5440, val loss 1.7220", N, N, N, N, N, nullptr, false},
+    {"fairseq valid", "| epoch 001 | valid on 'valid' subset | valid_loss 8.11425 | num_updates 600", N, N, N, N, N, nullptr, false},
+    {"mmcv eval bar", "[>>>>>>>>>>>>>>>>>>>>>>>>>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s", N, N, N, N, N, nullptr, false},
+    {"lightning validation", "Validation DataLoader 0: 100%|██████████| 79/79 [00:01<00:00, 52.11it/s]", N, N, N, N, N, nullptr, false},
+    {"download bar", "Downloading: 100%|██████████| 1.2G/1.2G [00:31<00:00, 40.1MB/s]", N, N, N, N, N, nullptr, false},
+    {"pip", "Collecting torch==2.1.0", N, N, N, N, N, nullptr, false},
+    {"keras epoch header", "Epoch 7/10", N, N, N, N, N, nullptr, false},
+    {"nccl info", "node-3:2231:2231 [0] NCCL INFO Channel 00/02 :    0   1   2   3", N, N, N, N, N, nullptr, false},
+};
+
+bool Near(std::optional<double> got, std::optional<double> want) {
+  if (!want) return !got;
+  if (!got) return false;
+  if (std::isnan(*want)) return std::isnan(*got);
+  return std::fabs(*got - *want) <= 1e-6 * std::max(1.0, std::fabs(*want));
+}
+
+TEST(ProgressLine, TableOfFormats) {
+  for (const Expect& e : kCases) {
+    SCOPED_TRACE(e.name);
+    ProgressLine p = InterpretLine(e.line);
+    EXPECT_EQ(p.is_training, e.training);
+    if (!e.training) continue;
+    EXPECT_EQ(p.step, e.step);
+    EXPECT_EQ(p.total_steps, e.total);
+    EXPECT_TRUE(Near(p.step_time_s, e.step_time)) << (p.step_time_s ? *p.step_time_s : -1);
+    EXPECT_TRUE(Near(p.loss, e.loss)) << (p.loss ? *p.loss : -1);
+    EXPECT_TRUE(Near(p.throughput, e.throughput)) << (p.throughput ? *p.throughput : -1);
+    if (e.unit) EXPECT_EQ(p.throughput_unit, e.unit);
+  }
+}
+
+TEST(FieldScanner, TimestampsAndGluedRecords) {
+  ScannedLine s = ScanLine("[2021-11-26 03:07:16,494] [INFO] step=5");
+  ASSERT_TRUE(s.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*s.timestamp_s, 86400.0), 3 * 3600 + 7 * 60 + 16.494, 1e-6);
+  EXPECT_DOUBLE_EQ(s.timestamp_resolution_s, 0.001);
+  auto parts = SplitGluedRecords("  8%|███| 1999/24128 [1:52:09<20:27:23,  3.33s/it][2021-11-26 03:07:16,494] [INFO] step=2000");
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[1].substr(0, 5), "[2021");
+  auto eta = SplitGluedRecords("[>>>] 50/50, 163.1 task/s, elapsed: 0s, ETA:     0s2021-07-14 13:52:36,901 - mmcls - INFO - x");
+  ASSERT_EQ(eta.size(), 2u);
+  EXPECT_EQ(eta[1].substr(0, 4), "2021");
+  EXPECT_EQ(SplitGluedRecords("2021-07-14 13:52:36,901 - mmcls - INFO - Epoch [1][2/3]").size(), 1u);
+}
+
+TEST(FieldScanner, KeysUnitsAndCounters) {
+  ScannedLine s = ScanLine("elapsed time per iteration (ms): 5444.9 | throughput per GPU (TFLOP/s/GPU): 239.8");
+  ASSERT_EQ(s.fields.size(), 2u);
+  EXPECT_EQ(s.fields[0].key, "elapsed time per iteration");
+  EXPECT_EQ(s.fields[0].unit, "ms");
+  EXPECT_EQ(s.fields[1].unit, "TFLOP/s/GPU");
+  ScannedLine c = ScanLine("| epoch 001:    450 / 1891 loss=11.5");
+  ASSERT_GE(c.fields.size(), 3u);
+  EXPECT_EQ(c.fields[1].total, 1891);
+  EXPECT_EQ(c.fields[1].key, "");
+  ScannedLine g = ScanLine("[default7]: s0.loss_cls: 0.4852 v3-8 1.2.3");
+  ASSERT_EQ(g.fields.size(), 1u);
+  EXPECT_EQ(g.fields[0].key, "s0 loss cls");
+}
+
+TEST(ProgressLine, ThroughputUnitsAreNormalised) {
+  EXPECT_EQ(NormalizeThroughputUnit("toks/s/device"), "tokens/s/device");
+  EXPECT_EQ(NormalizeThroughputUnit("samples/"), "samples/s");
+  EXPECT_EQ(NormalizeThroughputUnit("img/sec"), "images/s");
+}
+
+}  // namespace
+}  // namespace schedmate

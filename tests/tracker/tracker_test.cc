@@ -1,0 +1,195 @@
+// The Tracker over whole logs: assembly across loggers, steady state,
+// `missing`, the reverse reader on hostile files, the slowdown check, and
+// the module metrics on the real development set.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tracker/evaluation.h"
+#include "tracker/progress_scan.h"
+#include "tracker/reverse_line_reader.h"
+#include "tracker/tracker.h"
+
+namespace schedmate {
+namespace {
+
+std::string TempFile(const std::string& name, const std::string& content) {
+  std::string path = testing::TempDir() + "/" + name + std::to_string(getpid());
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+TEST(ProgressScan, NoProgressIsMissingNotAGuess) {
+  std::vector<std::string> lines = {"Collecting torch==2.1.0", "Loading checkpoint shards: 3 files",
+                                    "step 250: train loss 1.5440, val loss 1.7220",
+                                    "Downloading: 100%|██████████| 1.2G/1.2G [00:31<00:00, 40.1MB/s]"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.status, ProgressReport::Status::kMissing);
+  EXPECT_FALSE(r.step.has_value());
+  EXPECT_TRUE(r.lines_used.empty());
+}
+
+TEST(ProgressScan, FieldsFromSeveralLoggersAroundTheNewestStep) {
+  std::vector<std::string> lines = {
+      "{'loss': 2.9043, 'learning_rate': 4.9e-05, 'epoch': 0.02}",
+      "  1%|▍          | 10/1856 [04:16<13:02:24, 25.43s/it]",
+      "Saving model checkpoint to out/checkpoint-10",
+  };
+  ProgressReport r = ScanProgress(lines);
+  ASSERT_EQ(r.status, ProgressReport::Status::kOk);
+  EXPECT_EQ(r.step, 10);
+  EXPECT_EQ(r.total_steps, 1856);
+  EXPECT_DOUBLE_EQ(*r.step_time_s, 25.43);
+  EXPECT_DOUBLE_EQ(*r.loss, 2.9043);
+  EXPECT_EQ(r.lines_used, (std::vector<int64_t>{0, 1}));
+}
+
+TEST(ProgressScan, SteadyStateDropsOutliersAndGivesEta) {
+  std::vector<std::string> lines;
+  for (int i = 1; i <= 12; ++i) {
+    double t = i == 6 ? 35.4 : 1.0;  // a checkpoint iteration
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "iter %d: loss %.3f, time %.2fms", i * 10, 2.0 - i * 0.01, t * 1000);
+    lines.push_back(buf);
+  }
+  lines.push_back("step 120: train loss 1.5, val loss 1.7");  // evaluation, not progress
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 120);
+  EXPECT_NEAR(*r.step_time_s, 1.0, 1e-9);
+  EXPECT_NEAR(*r.steady_step_time_s, 1.0, 1e-9);  // 35.4 s dropped by median/MAD
+  EXPECT_FALSE(r.total_steps.has_value());
+  EXPECT_FALSE(r.eta_s.has_value());
+}
+
+TEST(ProgressScan, StepTimeFromTimestampsWhenNotPrinted) {
+  std::vector<std::string> lines = {
+      "[titan] 2026-02-24 19:46:15,000 - root - INFO - step:  3  loss:  8.1  tps: 10,000",
+      "[titan] 2026-02-24 19:46:17,508 - root - INFO - step:  4  loss:  7.6  tps: 10,050",
+      "[titan] 2026-02-24 19:46:17,508 - root - INFO - step:  4  loss:  7.6  tps: 10,050",
+      "[titan] 2026-02-24 19:46:19,145 - root - INFO - step:  5  loss:  7.0  tps: 10,007",
+  };
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 5);
+  EXPECT_NEAR(*r.step_time_s, 1.637, 1e-6);
+  EXPECT_EQ(r.throughput_unit, "tokens/s/GPU");
+}
+
+TEST(ProgressScan, StopsAfterNSamples) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 1000; ++i) lines.push_back("step " + std::to_string(i) + " | loss 1.0 | 0.5 s/step");
+  ProgressScanStats stats;
+  ProgressScanOptions o;
+  o.samples = 10;
+  ScanProgress(lines, o, &stats);
+  EXPECT_EQ(stats.lines, 10);
+}
+
+TEST(ReverseLineReader, NewestFirstWithPartialAndCrlfAndEmpty) {
+  std::string path = TempFile("rev", "a\r\nbb\n\nccc");
+  auto reader = ReverseLineReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  std::vector<std::pair<std::string, int64_t>> got;
+  std::string line;
+  int64_t off;
+  while (true) {
+    auto more = reader->Next(&line, &off);
+    ASSERT_TRUE(more.ok());
+    if (!*more) break;
+    got.push_back({line, off});
+  }
+  std::vector<std::pair<std::string, int64_t>> want = {{"ccc", 7}, {"", 6}, {"bb", 3}, {"a\r", 0}};
+  EXPECT_EQ(got, want);
+  auto empty = ReverseLineReader::Open(TempFile("empty", ""));
+  ASSERT_TRUE(empty.ok());
+  EXPECT_FALSE(*empty->Next(&line, &off));
+}
+
+TEST(ReverseLineReader, GiantLineKeepsItsNewestBytesWithinBudget) {
+  std::string giant(5u << 20, 'x');
+  giant += "\r 45%|████▌     | 450/1000 [02:15<02:45,  3.33it/s, loss=0.5]";
+  std::string path = TempFile("giant", "start\n" + giant + "\n");
+  ReverseLineReader::Options o;
+  o.max_line_bytes = 1u << 16;
+  auto reader = ReverseLineReader::Open(path, o);
+  ASSERT_TRUE(reader.ok());
+  std::string line;
+  int64_t off;
+  ASSERT_TRUE(*reader->Next(&line, &off));
+  EXPECT_EQ(line.size(), o.max_line_bytes);
+  EXPECT_EQ(off, 6);
+  ASSERT_TRUE(*reader->Next(&line, &off));
+  EXPECT_EQ(line, "start");
+  TrackOptions t;
+  t.reader = o;
+  auto r = TrackFile(path, t);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->report.step, 450);
+  EXPECT_EQ(r->report.lines_used, (std::vector<int64_t>{1}));
+}
+
+TEST(TrackFile, ReadsOnlyTheTailAndNumbersLines) {
+  std::string path = testing::TempDir() + "/big" + std::to_string(getpid());
+  {
+    std::ofstream out(path);
+    for (int i = 0; i < 200000; ++i) out << "INFO noise line " << i << " nothing to see here\n";
+    for (int i = 1; i <= 20; ++i) out << "iter " << i << ": loss 1.5, time 250.0ms\n";
+  }
+  auto r = TrackFile(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->report.step, 20);
+  EXPECT_NEAR(*r->report.step_time_s, 0.25, 1e-12);
+  EXPECT_LT(r->bytes_read, r->file_bytes / 50);
+  EXPECT_EQ(r->report.lines_used.back(), 200019);
+  EXPECT_FALSE(TrackFile(path + ".absent").ok());
+  std::filesystem::remove(path);
+}
+
+TEST(SlowdownCheck, RatioOrUnknown) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 10; ++i) lines.push_back("step " + std::to_string(i) + " | loss 1 | 1000 samples/s");
+  for (int i = 10; i < 20; ++i) lines.push_back("step " + std::to_string(i) + " | loss 1 | 600 samples/s");
+  SlowdownResult r = SlowdownCheck(lines, 10);
+  ASSERT_TRUE(r.ratio.has_value());
+  EXPECT_NEAR(*r.ratio, 0.6, 1e-9);
+  SlowdownResult few = SlowdownCheck(lines, 18);
+  EXPECT_FALSE(few.ratio.has_value());
+  std::vector<std::string> times;
+  for (int i = 0; i < 6; ++i) times.push_back("iter " + std::to_string(i) + ": loss 1, time 100ms");
+  for (int i = 6; i < 12; ++i) times.push_back("iter " + std::to_string(i) + ": loss 1, time 250ms");
+  SlowdownResult t = SlowdownCheck(times, 6);
+  ASSERT_TRUE(t.ratio.has_value());
+  EXPECT_NEAR(*t.ratio, 0.4, 1e-9);
+  EXPECT_EQ(t.basis, "step time");
+}
+
+TEST(Evaluation, RealDevelopmentSetMeetsTheBar) {
+  std::string path = std::string(SCHEDMATE_SHARED_DIR) + "/realdata/progress.jsonl";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " absent: skipping the real-log evaluation";
+  auto cases = LoadTrackerCases(path);
+  ASSERT_TRUE(cases.ok()) << cases.status().message();
+  std::vector<CaseOutcome> outcomes;
+  for (const auto& c : *cases)
+    outcomes.push_back(EvaluateCase(c, [](const std::vector<std::string>& l, ProgressScanStats* s) {
+      return ScanProgress(l, {}, s);
+    }));
+  TrackerEvalSummary s = Summarize(outcomes);
+  EXPECT_GE(double(s.successes) / s.cases, 0.90);
+  EXPECT_LE(s.rmsre_step_time, 0.15);
+}
+
+TEST(Evaluation, BadDatasetNamesFileAndLine) {
+  std::string path = TempFile("bad.jsonl", "{\"id\":\"a\",\"log\":\"x\",\"truth\":{}}\n{\"id\": 3}\n");
+  auto r = LoadTrackerCases(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find(":2"), std::string::npos) << r.status().message();
+}
+
+}  // namespace
+}  // namespace schedmate
