@@ -16,6 +16,7 @@ void AddSynthCommand(CLI::App& app);
 void AddPoliciesCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
 void AddTrackCommand(CLI::App& app);
+void AddGenLogsCommand(CLI::App& app);
 
 // Prints "error: ..." and ends the command with exit code 2 for bad input,
 // 1 for anything else.

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   schedmate::AddPoliciesCommand(app);
   schedmate::AddTrackCommand(app);
   schedmate::AddEvalCommand(app);
+  schedmate::AddGenLogsCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -260,14 +260,18 @@ class Scanner {
     return j;
   }
 
-  // "loss nan," / "'loss': nan}" — but not "nan iterations".
+  // "loss nan," / "'loss': nan}" / "loss: nan loss_cls" — but not
+  // Megatron's "number of nan iterations".
   bool NanValue(size_t i, size_t j) const {
     if (i == 0) return false;
     char p = s_[i - 1];
-    if (p != ' ' && p != ':' && p != '=' && p != '\'' && p != '"' && p != '-') return false;
+    if (p != ' ' && p != ':' && p != '=' && p != '\'' && p != '"' && p != '-' && p != '\t') return false;
+    size_t k = i;
+    while (k > 0 && (s_[k - 1] == ' ' || s_[k - 1] == '\t')) --k;
+    if (k > 0 && (s_[k - 1] == ':' || s_[k - 1] == '=' || s_[k - 1] == '\'' || s_[k - 1] == '"')) return true;
     if (j >= s_.size()) return true;
     char n = s_[j];
-    if (n == ' ') return j + 1 >= s_.size() || !IsAlpha(s_[j + 1]);
+    if (n == ' ' || n == '\t') return j + 1 >= s_.size() || !IsAlpha(s_[j + 1]);
     return n == ',' || n == '}' || n == ')' || n == '|' || n == '\'' || n == '"' || n == ']';
   }
 
@@ -323,11 +327,15 @@ class Scanner {
     return i;
   }
 
-  // The text before a value ends a drawn bar: "██████| " or "━━━━ ".
+  // The text before a value ends a drawn bar: "██████| ", "━━━━ ", or an
+  // empty tqdm bar "  3%|          | ".
   static bool FollowsBar(std::string_view before) {
     size_t e = before.size();
     while (e > 0 && before[e - 1] == ' ') --e;
-    if (e > 0 && before[e - 1] == '|') --e;
+    if (e > 0 && before[e - 1] == '|') {
+      if (before.substr(0, e - 1).find('|') != std::string_view::npos) return true;  // "|    |"
+      --e;
+    }
     while (e > 0 && before[e - 1] == ' ') --e;  // tqdm pads the bar
     return e >= 3 && IsBarByte(before, e - 3);
   }

@@ -34,6 +34,15 @@ bool IsEvalWord(std::string_view w) {
                 "inference", "predict", "predicting"});
 }
 
+// Words of a progress bar that is not training: downloads, loading
+// checkpoint shards, dataset preprocessing ("Map: 45%|…", "Tokenizing").
+bool IsNonTrainingWord(std::string_view w) {
+  return In(w, {"downloading", "download", "loading", "uploading", "upload", "extracting",
+                "tokenizing", "tokenize", "map", "filter", "preprocessing", "processing",
+                "saving", "writing", "reading", "resolving", "fetching", "compiling",
+                "building", "shards", "caching", "unpacking", "copying", "generating"});
+}
+
 // Rank of a key as the step index; lower wins, -1 = not a step key.
 int StepKeyRank(std::string_view k) {
   if (In(k, {"global step", "globalstep", "trainer/global step", "global steps"})) return 1;
@@ -111,6 +120,9 @@ std::vector<std::string_view> SplitSlash(std::string_view s) {
 int LossKeyRank(std::string_view k) {
   if (k == "loss") return 0;
   if (k == "closs") return 1;
+  // Lightning: "train_loss_step" is the current value, "…_epoch" the mean.
+  if (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k)))
+    return 1;
   if (LastWord(k) != "loss" || k.find("scale") != std::string_view::npos) return -1;
   std::string_view first = FirstWord(k);
   if (IsEvalPrefix(first)) return -1;
@@ -122,6 +134,8 @@ int LossKeyRank(std::string_view k) {
 
 // Throughput from a key when the unit is not printed (or a better name).
 std::string ThroughputUnitFromKey(std::string_view k) {
+  // DeepSpeed: "SamplesPerSec", "CurrSamplesPerSec", "RunningAvgSamplesPerSec".
+  if (k.size() >= 13 && k.compare(k.size() - 13, 13, "samplespersec") == 0) return "samples/s";
   if (In(k, {"samples per second", "samplespersec", "samples/sec", "samples per sec",
              "train samples per second", "sample/s"}))
     return "samples/s";
@@ -174,9 +188,11 @@ struct Builder {
     if (IsStepRateKey(k) && f.value > 0 && std::isfinite(f.value)) SetTime(1.0 / f.value, 2);
     if (std::string u = ThroughputUnitFromKey(k); !u.empty() && std::isfinite(f.value)) {
       if (k == "ips" && !f.unit.empty()) u = NormalizeThroughputUnit(f.unit);
-      SetThroughput(f.value, u);
+      // A running average is second choice to the current value.
+      bool average = k.rfind("running", 0) == 0 || k.rfind("avg", 0) == 0 || k.rfind("mean", 0) == 0;
+      SetThroughput(f.value, u, average ? 1 : 0);
     }
-    if (k == "samplespersec") deepspeed_timer = true;
+    if (k.find("samplespersec") != std::string::npos) deepspeed_timer = true;
     if ((k == "throughput" || k == "throughput per gpu" || k == "speed") && !f.unit.empty())
       SetThroughput(f.value, NormalizeThroughputUnit(f.unit));
   }
@@ -208,9 +224,16 @@ struct Builder {
 
   void Counter(const ScannedField& f) {
     const std::string& k = f.key;
-    if (IsEpochKey(k)) return;
-    bool stepish = k.empty() || StepKeyRank(k) >= 0 ||
-                   In(k, {"train", "training", "progress", "train progress"});
+    // A counter is the step unless its key names something else: the epoch
+    // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
+    // The key may carry a logger prefix ("INFO train: [30/117]").
+    std::string_view last = LastWord(k);
+    if (IsEpochKey(last)) return;
+    bool stepish = StepKeyRank(k) >= 0 ||
+                   !In(last, {"rank", "ranks", "gpu", "gpus", "node", "nodes", "worker", "workers",
+                              "device", "devices", "shard", "shards", "file", "files", "part",
+                              "chunk", "fold", "stage", "trial", "run", "layer", "layers",
+                              "channel", "batches", "sample", "samples", "task", "tasks", "job"});
     if (!stepish || !f.integer || f.value < 0 || *f.total <= 0) return;
     has_counter = true;
     int rank = f.follows_bar ? -1 : 0;  // YOLO prints "epoch/epochs" first, the bar's counter later
@@ -227,8 +250,8 @@ struct Builder {
     }
   }
 
-  void SetThroughput(double value, const std::string& unit) {
-    int r = ThroughputRank(unit);
+  void SetThroughput(double value, const std::string& unit, int penalty = 0) {
+    int r = 2 * ThroughputRank(unit) + penalty;
     if (r < tp_rank) {
       tp_rank = r;
       out.throughput = value;
@@ -282,8 +305,12 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
     out.step = out.total_steps;
     out.total_steps.reset();
   }
-  for (const auto& w : scanned.words)
+  bool non_training = false;
+  for (const auto& w : scanned.words) {
     if (IsEvalWord(w)) out.is_eval = true;
+    non_training = non_training || IsNonTrainingWord(w);
+  }
+  if (non_training && !out.loss) out.is_eval = true;  // not training progress either
   if (out.step || b.has_counter) out.epoch_as_step.reset();
   if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
   bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;

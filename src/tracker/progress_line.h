@@ -26,7 +26,7 @@ struct ProgressLine {
   std::optional<int64_t> epoch_as_step;  // integer epoch of an epoch-level record
   std::optional<double> timestamp_s;
   double timestamp_resolution_s = 1;
-  bool is_eval = false;      // validation / test / inference output
+  bool is_eval = false;      // validation/test/inference, or other non-training output (downloads, loading)
   bool is_training = false;  // carries training progress
   // Identifies the line's layout (the ordered keys it prints), so samples of
   // one logger can be told from another's.
