@@ -110,7 +110,17 @@ void EvalTracker(const EvalTrackerArgs& a) {
     for (const auto& o : outcomes)
       cases_json.push_back({{"id", o.id}, {"success", o.success}, {"latency_ms", o.latency_ms},
                             {"report", ToJson(o.got)}});
-    Json j = {{"dataset", a.dataset}, {"backend", "embedded"}, {"cases", s.cases},
+    Json subsets = Json::object();
+    for (bool noisy : {false, true}) {
+      std::vector<CaseOutcome> part;
+      for (const auto& o : outcomes)
+        if (o.noisy == noisy) part.push_back(o);
+      if (part.empty()) continue;
+      TrackerEvalSummary p = Summarize(part);
+      subsets[noisy ? "noisy" : "clean"] = {{"cases", p.cases}, {"success_rate", double(p.successes) / p.cases},
+                                            {"rmsre_step_time", p.rmsre_step_time}};
+    }
+    Json j = {{"dataset", a.dataset}, {"backend", "embedded"}, {"cases", s.cases}, {"subsets", subsets},
               {"success_rate", double(s.successes) / s.cases},
               {"rmsre_step_time", s.rmsre_step_time},
               {"field_accuracy", {{"step", double(s.step_ok) / s.cases},
@@ -140,6 +150,15 @@ void EvalTracker(const EvalTrackerArgs& a) {
               pct(s.loss_ok));
   std::printf("latency            mean %.3f ms, p50 %.3f ms, max %.3f ms per log\n", s.latency_ms_mean,
               s.latency_ms_p50, s.latency_ms_max);
+  for (bool noisy : {false, true}) {
+    std::vector<CaseOutcome> part;
+    for (const auto& o : outcomes)
+      if (o.noisy == noisy) part.push_back(o);
+    if (part.empty() || part.size() == outcomes.size()) continue;
+    TrackerEvalSummary p = Summarize(part);
+    std::printf("  %-16s %6.1f %% success (%d/%d), step-time RMSRE %.3f\n", noisy ? "noisy logs" : "clean logs",
+                100.0 * p.successes / p.cases, p.successes, p.cases, p.rmsre_step_time);
+  }
   std::printf("stage-1 filter     %lld -> %lld lines, %lld -> %lld bytes (of the lines scanned)\n",
               (long long)s.stats.lines, (long long)s.stats.kept_lines, (long long)s.stats.bytes,
               (long long)s.stats.kept_bytes);

@@ -80,6 +80,7 @@ Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path) {
     ASSIGN_OR_RETURN(c.log, GetString(j, "log", where));
     ASSIGN_OR_RETURN(std::optional<std::string> fw, GetOptString(j, "framework", where));
     c.framework = fw.value_or("");
+    if (auto n = j.find("noisy"); n != j.end() && n->is_boolean()) c.noisy = n->get<bool>();
     auto t = j.find("truth");
     if (t == j.end()) return InvalidArgument(where + ": missing field 'truth'");
     ASSIGN_OR_RETURN(c.truth, ParseTruth(*t, where));
@@ -93,6 +94,7 @@ CaseOutcome EvaluateCase(const TrackerCase& c, const ProgressExtractor& extract)
   CaseOutcome o;
   o.id = c.id;
   o.framework = c.framework;
+  o.noisy = c.noisy;
   auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> lines = SplitLogText(c.log);
   o.got = extract(lines, &o.stats);

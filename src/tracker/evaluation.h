@@ -26,6 +26,7 @@ struct ProgressTruth {
 struct TrackerCase {
   std::string id, framework, log;
   ProgressTruth truth;
+  std::optional<bool> noisy;  // synthetic sets: buried in unrelated noise
 };
 
 // One record per line: {"id", "framework", "log", "truth": {...}} — the
@@ -34,6 +35,7 @@ Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path);
 
 struct CaseOutcome {
   std::string id, framework;
+  std::optional<bool> noisy;
   bool success = false;
   bool step_ok = false, total_ok = false, time_ok = false, throughput_ok = false,
        unit_ok = false, loss_ok = false;
