@@ -8,6 +8,9 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # llm/: OpenAI-compatible HTTP client. Debian builds cpp-httplib with
+  # OpenSSL, zlib and brotli, so their headers are needed to include it.
+  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 

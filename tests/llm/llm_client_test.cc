@@ -1,0 +1,238 @@
+// The LLM client against a local server that speaks the OpenAI protocol and
+// misbehaves on request: one test per failure mode the callers fall back on.
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "llm/chat_client.h"
+#include "llm/grounding.h"
+#include "llm/http_embedder.h"
+#include "llm/json_schema.h"
+
+namespace schedmate {
+namespace {
+
+Json Completion(const std::string& content) {
+  return {{"id", "x"}, {"object", "chat.completion"},
+          {"choices", Json::array({{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}},
+                                    {"finish_reason", "stop"}}})}};
+}
+
+class FakeLlmServer {
+ public:
+  FakeLlmServer() {
+    server_.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      int now = ++in_flight_;
+      int seen = max_in_flight_.load();
+      while (now > seen && !max_in_flight_.compare_exchange_weak(seen, now)) {}
+      ++requests_;
+      Json body = Json::parse(req.body, nullptr, false);
+      last_body_ = body;
+      std::string model = body.is_object() ? body.value("model", "") : "";
+      Handle(model, res);
+      --in_flight_;
+    });
+    server_.Post("/v1/embeddings", [](const httplib::Request& req, httplib::Response& res) {
+      Json body = Json::parse(req.body);
+      Json data = Json::array();
+      int n = body["model"] == "short" ? 1 : static_cast<int>(body["input"].size());
+      for (int i = 0; i < n; ++i) data.push_back({{"index", i}, {"embedding", {3.0, 4.0, 0.0}}});
+      res.set_content(Json({{"data", data}}).dump(), "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~FakeLlmServer() {
+    server_.stop();
+    thread_.join();
+  }
+  LlmEndpoint Endpoint(const std::string& model) const {
+    LlmEndpoint e;
+    e.base_url = "http://127.0.0.1:" + std::to_string(port_);
+    e.model = model;
+    e.read_timeout_s = 3;
+    e.backoff_s = 0.01;
+    return e;
+  }
+  int requests() const { return requests_; }
+  int max_in_flight() const { return max_in_flight_; }
+  Json last_body() const { return last_body_; }
+
+ private:
+  void Handle(const std::string& model, httplib::Response& res) {
+    auto ok = [&](const std::string& content) { res.set_content(Completion(content).dump(), "application/json"); };
+    if (model == "ok") return ok(R"({"step": 1200, "loss": 2.5})");
+    if (model == "fenced") return ok("Here you go:\n```json\n{\"step\": 1200, \"loss\": 2.5}\n```");
+    if (model == "slow" || model == "slowish") {
+      std::this_thread::sleep_for(std::chrono::milliseconds(model == "slow" ? 1500 : 200));
+      return ok(R"({"step": 1200, "loss": 2.5})");
+    }
+    if (model == "http500") { res.status = 500; res.set_content("boom", "text/plain"); return; }
+    if (model == "http400") { res.status = 400; res.set_content("bad request", "text/plain"); return; }
+    if (model == "flaky") {
+      if (++flaky_ <= 2) { res.status = 503; return; }
+      return ok(R"({"step": 1200, "loss": 2.5})");
+    }
+    if (model == "notjson") { res.set_content("<html>gateway</html>", "text/html"); return; }
+    if (model == "prose") return ok("I believe the step is 1200.");
+    if (model == "schema") return ok(R"({"step": "twelve hundred", "loss": 2.5})");
+    if (model == "ungrounded") return ok(R"({"step": 999999, "loss": 2.5})");
+    res.status = 404;
+  }
+
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<int> requests_{0}, in_flight_{0}, max_in_flight_{0}, flaky_{0};
+  Json last_body_;
+};
+
+Json Schema() {
+  return Json::parse(R"({"type": "object", "additionalProperties": false, "required": ["step"],
+    "properties": {"step": {"type": ["integer", "null"], "minimum": 0}, "loss": {"type": ["number", "null"]}}})");
+}
+
+ChatRequest Request() {
+  ChatRequest r;
+  r.system = "Extract the step.";
+  r.user = "iter 1200: loss 2.5";
+  r.schema = Schema();
+  return r;
+}
+
+TEST(ChatClient, ValidAnswerAndFencedAnswer) {
+  FakeLlmServer server;
+  for (const char* model : {"ok", "fenced"}) {
+    ChatClient client(server.Endpoint(model));
+    ChatResult r = client.Complete(Request());
+    ASSERT_TRUE(r.ok()) << model << ": " << r.error->message;
+    EXPECT_EQ((*r.answer)["step"], 1200);
+    EXPECT_EQ(r.attempts, 1);
+  }
+}
+
+TEST(ChatClient, EachFailureIsTyped) {
+  FakeLlmServer server;
+  struct Case {
+    const char* model;
+    LlmErrorKind kind;
+    int attempts;
+  } cases[] = {{"http500", LlmErrorKind::kHttp, 3},          {"http400", LlmErrorKind::kHttp, 1},
+               {"notjson", LlmErrorKind::kInvalidJson, 1},   {"prose", LlmErrorKind::kInvalidJson, 1},
+               {"schema", LlmErrorKind::kSchemaViolation, 1}};
+  for (const auto& c : cases) {
+    ChatClient client(server.Endpoint(c.model));
+    ChatResult r = client.Complete(Request());
+    ASSERT_FALSE(r.ok()) << c.model;
+    EXPECT_EQ(r.error->kind, c.kind) << c.model << ": " << r.error->message;
+    EXPECT_EQ(r.attempts, c.attempts) << c.model;
+  }
+}
+
+TEST(ChatClient, UngroundedAnswerIsRejected) {
+  FakeLlmServer server;
+  ChatClient client(server.Endpoint("ungrounded"));
+  ChatRequest req = Request();
+  auto numbers = NumbersInText(req.user);
+  req.grounding = [numbers](const Json& a) -> std::optional<std::string> {
+    if (a["step"].is_number() && !NumberInText(a["step"].get<double>(), numbers)) return "step not in the log";
+    return std::nullopt;
+  };
+  ChatResult r = client.Complete(req);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->kind, LlmErrorKind::kUngrounded);
+  ChatClient good(server.Endpoint("ok"));
+  EXPECT_TRUE(good.Complete(req).ok());
+}
+
+TEST(ChatClient, TimeoutRefusedAndRetriedFlakyServer) {
+  FakeLlmServer server;
+  LlmEndpoint slow = server.Endpoint("slow");
+  slow.read_timeout_s = 0.3;
+  slow.max_retries = 1;
+  ChatResult t = ChatClient(slow).Complete(Request());
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error->kind, LlmErrorKind::kTimeout);
+  EXPECT_EQ(t.attempts, 2);
+  slow.read_timeout_s = 5;  // a slow answer within the limit is fine
+  EXPECT_TRUE(ChatClient(slow).Complete(Request()).ok());
+
+  LlmEndpoint refused = server.Endpoint("ok");
+  refused.base_url = "http://127.0.0.1:1";
+  ChatResult c = ChatClient(refused).Complete(Request());
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error->kind, LlmErrorKind::kConnection);
+  EXPECT_FALSE(c.error->ToStatus().ok());
+
+  ChatResult f = ChatClient(server.Endpoint("flaky")).Complete(Request());
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f.attempts, 3);
+}
+
+TEST(ChatClient, ConcurrencyIsLimited) {
+  FakeLlmServer server;
+  LlmEndpoint e = server.Endpoint("slowish");
+  e.max_concurrency = 2;
+  ChatClient client(e);
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 6; ++i) threads.emplace_back([&] { ok += client.Complete(Request()).ok(); });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok, 6);
+  EXPECT_LE(server.max_in_flight(), 2);
+}
+
+TEST(ChatClient, SchemaIsSentInEachServerDialect) {
+  FakeLlmServer server;
+  for (SchemaMode mode : {SchemaMode::kOpenAi, SchemaMode::kVllm, SchemaMode::kLlamaCpp}) {
+    LlmEndpoint e = server.Endpoint("ok");
+    e.schema_mode = mode;
+    ASSERT_TRUE(ChatClient(e).Complete(Request()).ok());
+    Json body = server.last_body();
+    if (mode == SchemaMode::kOpenAi) EXPECT_EQ(body["response_format"]["json_schema"]["schema"], Schema());
+    if (mode == SchemaMode::kVllm) EXPECT_EQ(body["guided_json"], Schema());
+    if (mode == SchemaMode::kLlamaCpp) EXPECT_EQ(body["json_schema"], Schema());
+  }
+}
+
+TEST(JsonSchema, RejectsWithThePath) {
+  Json s = Schema();
+  EXPECT_TRUE(ValidateJsonSchema(s, Json::parse(R"({"step": 3, "loss": null})")).ok());
+  Status bad = ValidateJsonSchema(s, Json::parse(R"({"step": -3})"));
+  EXPECT_NE(bad.message().find("$.step"), std::string::npos) << bad.message();
+  EXPECT_FALSE(ValidateJsonSchema(s, Json::parse(R"({"loss": 1})")).ok());
+  EXPECT_FALSE(ValidateJsonSchema(s, Json::parse(R"({"step": 1, "extra": 2})")).ok());
+  EXPECT_TRUE(ValidateJsonSchema(s, Json::parse(R"({"step": 3.0})")).ok());
+}
+
+TEST(Grounding, NumbersAndDerivedForms) {
+  auto n = NumbersInText("iter 83594: loss 1.9491, time: 6235.95ms, tps: 10,050, lr 3.0e-4");
+  EXPECT_TRUE(NumberInText(83594, n));
+  EXPECT_TRUE(NumberInText(10050, n));
+  EXPECT_TRUE(NumberInText(3e-4, n));
+  EXPECT_FALSE(NumberInText(6.23595, n));
+  EXPECT_TRUE(NumberInText(6.23595, n, 0.01, /*derived=*/true));
+  EXPECT_FALSE(NumberInText(77, n, 0.01, true));
+}
+
+TEST(HttpEmbedder, BatchesNormalisesAndChecksShape) {
+  FakeLlmServer server;
+  HttpEmbedder e(server.Endpoint("emb"), 2);
+  auto v = e.EmbedBatch({"a", "b", "c"});
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  ASSERT_EQ(v->size(), 3u);
+  EXPECT_NEAR((*v)[2][0], 0.6, 1e-6);
+  EXPECT_EQ(e.Dimension(), 3);
+  HttpEmbedder bad(server.Endpoint("short"));
+  EXPECT_FALSE(bad.EmbedBatch({"a", "b"}).ok());
+}
+
+}  // namespace
+}  // namespace schedmate
