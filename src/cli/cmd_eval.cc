@@ -10,9 +10,11 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "text/line_classifier.h"
 #include "tracker/evaluation.h"
+#include "tracker/llm_progress.h"
 
 #include <nlohmann/json.hpp>
 
@@ -73,6 +75,8 @@ struct EvalTrackerArgs {
   std::string dataset;
   bool verbose = false, json = false, no_stage1 = false;
   int samples = 10;
+  std::string backend = "embedded";
+  LlmArgs llm;
 };
 
 std::string Show(const std::optional<double>& v) {
@@ -99,11 +103,33 @@ void EvalTracker(const EvalTrackerArgs& a) {
   ProgressScanOptions options;
   options.samples = a.samples;
   options.stage1 = !a.no_stage1;
-  ProgressExtractor embedded = [&](const std::vector<std::string>& lines, ProgressScanStats* st) {
-    return ScanProgress(lines, options, st);
+  BackendChoice choice;
+  choice.backend = *ParseTrackerBackend(a.backend);
+  choice.cascade_threshold = a.llm.cascade_threshold;
+  std::unique_ptr<ChatClient> client;
+  if (choice.backend != TrackerBackend::kEmbedded) {
+    client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
+    choice.client = client.get();
+  }
+  int llm_answers = 0, fallbacks = 0, unsure = 0;
+  ProgressExtractor extract = [&](const std::vector<std::string>& lines, ProgressScanStats* st) {
+    ProgressScan scan(options);
+    for (size_t i = lines.size(); i-- > 0;)
+      if (!scan.Add(lines[i], static_cast<int64_t>(i))) break;
+    *st = scan.stats();
+    unsure += scan.Finish().confidence < choice.cascade_threshold;
+    ProgressReport r = ChooseProgress(scan, choice);
+    llm_answers += r.backend == "llm";
+    fallbacks += r.backend.rfind("embedded (llm", 0) == 0;
+    return r;
   };
   std::vector<CaseOutcome> outcomes;
-  for (const auto& c : *cases) outcomes.push_back(EvaluateCase(c, embedded));
+  for (size_t i = 0; i < cases->size(); ++i) {
+    outcomes.push_back(EvaluateCase((*cases)[i], extract));
+    if (!a.json && cases->size() >= 200 && (i + 1) % 200 == 0)
+      std::fprintf(stderr, "\r%zu/%zu logs", i + 1, cases->size());
+  }
+  if (!a.json && cases->size() >= 200) std::fprintf(stderr, "\n");
   TrackerEvalSummary s = Summarize(outcomes);
   if (a.json) {
     Json cases_json = Json::array();
@@ -120,7 +146,7 @@ void EvalTracker(const EvalTrackerArgs& a) {
       subsets[noisy ? "noisy" : "clean"] = {{"cases", p.cases}, {"success_rate", double(p.successes) / p.cases},
                                             {"rmsre_step_time", p.rmsre_step_time}};
     }
-    Json j = {{"dataset", a.dataset}, {"backend", "embedded"}, {"cases", s.cases}, {"subsets", subsets},
+    Json j = {{"dataset", a.dataset}, {"backend", a.backend}, {"llm_answers", llm_answers}, {"llm_fallbacks", fallbacks}, {"cascade_llm_calls", unsure}, {"cases", s.cases}, {"subsets", subsets},
               {"success_rate", double(s.successes) / s.cases},
               {"rmsre_step_time", s.rmsre_step_time},
               {"field_accuracy", {{"step", double(s.step_ok) / s.cases},
@@ -137,8 +163,10 @@ void EvalTracker(const EvalTrackerArgs& a) {
     std::printf("%s\n", DumpJson(j, 2).c_str());
     return;
   }
-  std::printf("Metric Tracker on %s (%d cases, embedded backend%s)\n\n", a.dataset.c_str(), s.cases,
+  std::printf("Metric Tracker on %s (%d cases, %s backend%s)\n\n", a.dataset.c_str(), s.cases, a.backend.c_str(),
               a.no_stage1 ? ", stage 1 off" : "");
+  if (choice.backend != TrackerBackend::kEmbedded)
+    std::printf("llm answers        %d, fallbacks to embedded after an llm error %d\n", llm_answers, fallbacks);
   auto pct = [&](int k) { return 100.0 * k / s.cases; };
   std::printf("success rate       %6.1f %%  (%d/%d: step exact, step time within 5 %%, loss within 1 %%)\n",
               pct(s.successes), s.successes, s.cases);
@@ -159,6 +187,8 @@ void EvalTracker(const EvalTrackerArgs& a) {
     std::printf("  %-16s %6.1f %% success (%d/%d), step-time RMSRE %.3f\n", noisy ? "noisy logs" : "clean logs",
                 100.0 * p.successes / p.cases, p.successes, p.cases, p.rmsre_step_time);
   }
+  std::printf("cascade            embedded confidence below %.2f on %d/%d logs (the LLM calls a cascade makes)\n",
+              choice.cascade_threshold, unsure, s.cases);
   std::printf("stage-1 filter     %lld -> %lld lines, %lld -> %lld bytes (of the lines scanned)\n",
               (long long)s.stats.lines, (long long)s.stats.kept_lines, (long long)s.stats.bytes,
               (long long)s.stats.kept_bytes);
@@ -197,6 +227,9 @@ void AddEvalCommand(CLI::App& app) {
   tracker->add_flag("--no-stage1", t->no_stage1, "Parse every line (skip the classifier filter)");
   tracker->add_flag("--verbose,-v", t->verbose, "List every case, not only failures");
   tracker->add_flag("--json", t->json, "Print the metrics and per-case reports as JSON");
+  tracker->add_option("--backend", t->backend, "embedded | llm | cascade")
+      ->capture_default_str()->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  AddLlmOptions(tracker, &t->llm);
   tracker->callback([t] { EvalTracker(*t); });
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "core/file_io.h"
 #include "core/json.h"
@@ -29,6 +30,7 @@ struct TrackArgs {
   int polls = 0;  // follow: stop after this many polls (0 = until killed)
   int64_t window = 20000;
   int64_t slowdown_at = -1;
+  LlmArgs llm;
 };
 
 std::string Num(const std::optional<double>& v, const char* fmt = "%.4g") {
@@ -91,7 +93,7 @@ ProgressScanOptions ScanOptions(const TrackArgs& a) {
 
 // Follow: keep a window of the newest lines, rescan when lines arrive,
 // print when the report changes.
-void Follow(const TrackArgs& a) {
+void Follow(const TrackArgs& a, const BackendChoice& choice) {
   LogFollower follower(a.log);
   std::deque<std::string> window;
   int64_t first_line = 0;
@@ -112,7 +114,7 @@ void Follow(const TrackArgs& a) {
       bool more = partial.empty() || scan.Add(partial, first_line + static_cast<int64_t>(window.size()));
       for (size_t i = window.size(); more && i-- > 0;)
         more = scan.Add(window[i], first_line + static_cast<int64_t>(i));
-      ProgressReport r = scan.Finish();
+      ProgressReport r = ChooseProgress(scan, choice);
       if (!printed || r.step != last_step) {
         Emit(a, r, scan.stats(), a.log, {{"lines_read", follower.lines_read()}});
         if (!a.json) std::printf("\n");
@@ -144,13 +146,18 @@ void Slowdown(const TrackArgs& a) {
 }
 
 void Track(const TrackArgs& a) {
-  if (a.backend != "embedded")
-    CommandFailed(InvalidArgument("--backend " + a.backend +
-                                  ": only 'embedded' is available in this build (the LLM "
-                                  "backend needs an endpoint: see README, Metric Tracker)"));
   if (a.slowdown_at >= 0) return Slowdown(a);
-  if (a.follow) return Follow(a);
+  std::unique_ptr<ChatClient> client;
+  BackendChoice choice;
+  choice.backend = *ParseTrackerBackend(a.backend);
+  choice.cascade_threshold = a.llm.cascade_threshold;
+  if (choice.backend != TrackerBackend::kEmbedded) {
+    client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
+    choice.client = client.get();
+  }
+  if (a.follow) return Follow(a, choice);
   TrackOptions o;
+  o.backend = choice;
   o.scan = ScanOptions(a);
   auto t0 = std::chrono::steady_clock::now();
   auto r = TrackFile(a.log, o);
@@ -180,8 +187,12 @@ void AddTrackCommand(CLI::App& app) {
   cmd->add_flag("--json", a->json,
                 "One JSON object: status, step, total_steps, step_time_s, throughput, "
                 "throughput_unit, loss, steady_*, progress_fraction, eta_s, lines_used");
-  cmd->add_option("--backend", a->backend, "embedded | llm | cascade")
+  cmd->add_option("--backend", a->backend,
+                  "embedded (default, no model) | llm (OpenAI-compatible endpoint, see --llm-url) | "
+                  "cascade (the LLM only when the embedded parser is unsure); an LLM failure falls back "
+                  "to embedded")
       ->capture_default_str()->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  AddLlmOptions(cmd, &a->llm);
   cmd->add_option("--samples", a->samples, "Consistent samples N for steady-state values")
       ->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_flag("--no-stage1", a->no_stage1, "Parse every line (skip the classifier filter)");

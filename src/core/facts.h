@@ -90,6 +90,9 @@ struct ProgressReport {
   std::optional<double> progress_fraction;
   std::optional<double> eta_s;
   std::vector<int64_t> lines_used;  // 0-based line numbers
+  // How sure the backend is (0–1); the cascade asks the LLM below a threshold.
+  double confidence = 0;
+  std::string backend = "embedded";  // which backend produced the answer
 };
 
 // §1.3: the Failure Handler's diagnosis.

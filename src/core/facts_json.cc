@@ -103,7 +103,9 @@ Json ToJson(const ProgressReport& p) {
           {"steady_throughput", OptNumber(p.steady_throughput)},
           {"progress_fraction", OptNumber(p.progress_fraction)},
           {"eta_s", OptNumber(p.eta_s)},
-          {"lines_used", p.lines_used}};
+          {"lines_used", p.lines_used},
+          {"confidence", p.confidence},
+          {"backend", p.backend}};
 }
 
 Json ToJson(const FailureDiagnosis& d) {

@@ -47,9 +47,14 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
   auto records = SplitGluedRecords(line);
   bool kept = false;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {
-    if (options_.stage1 && !classifier_->MaybeProgress(*it, scratch_, options_.stage1_margin))
-      continue;
+    if (options_.stage1) {
+      LineScores scores = classifier_->Classify(*it, scratch_);
+      if (!LineClassifier::IsProgressCandidate(scores, options_.stage1_margin)) continue;
+      progress_like_ += scores.best == LineCategory::kProgress;
+    }
     kept = true;
+    if (static_cast<int>(context_.size()) < options_.context_lines)
+      context_.emplace_back(index, std::string(*it).substr(0, 2000));
     ProgressLine p = InterpretLine(*it);
     if (!p.is_training) continue;
     ++stats_.training_lines;
@@ -92,7 +97,10 @@ bool ProgressScan::Enough() const {
 ProgressReport ProgressScan::Finish() const {
   ProgressReport r;
   int anchor = Anchor();
-  if (anchor < 0) return r;
+  if (anchor < 0) {
+    r.confidence = Confidence(r, anchor);
+    return r;
+  }
   r.status = ProgressReport::Status::kOk;
   const Entry& a = entries_[anchor];
   size_t end = RegionEnd(anchor);
@@ -185,7 +193,21 @@ ProgressReport ProgressScan::Finish() const {
     if (t) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *t;
   }
   r.lines_used.assign(used.begin(), used.end());
+  r.confidence = Confidence(r, anchor);
   return r;
+}
+
+// Sure when the anchor's layout repeats and carries the core facts; unsure
+// when one line decides, when no step is found, or when `missing` is
+// reported although the classifier saw progress-looking lines.
+double ProgressScan::Confidence(const ProgressReport& r, int anchor) const {
+  if (anchor < 0) return progress_like_ > 0 ? 0.4 : 0.9;
+  if (!r.step) return 0.5;
+  double c = 0.6;
+  if (anchor_steps_.size() >= 2) c += 0.2;
+  if (r.step_time_s || r.throughput) c += 0.1;
+  if (r.loss) c += 0.05;
+  return c;
 }
 
 ProgressReport ScanProgress(const std::vector<std::string>& lines, ProgressScanOptions options,

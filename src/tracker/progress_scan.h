@@ -16,6 +16,8 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +32,7 @@ struct ProgressScanOptions {
   int64_t max_lines = 200000;    // give up (→ missing) after this many lines
   bool stage1 = true;            // filter with the line classifier first
   float stage1_margin = 0.05f;
+  int context_lines = 60;        // newest stage-1 lines kept for an LLM backend
 };
 
 struct ProgressScanStats {
@@ -47,8 +50,12 @@ class ProgressScan {
   // Returns false once enough samples are collected: stop feeding.
   bool Add(std::string_view line, int64_t index);
 
+  // The embedded backend's report, with its confidence.
   ProgressReport Finish() const;
   const ProgressScanStats& stats() const { return stats_; }
+  // The newest lines that passed stage 1 (index, text), newest first: the
+  // context an LLM backend reads.
+  const std::vector<std::pair<int64_t, std::string>>& context() const { return context_; }
 
  private:
   struct Entry {
@@ -58,6 +65,7 @@ class ProgressScan {
   bool Enough() const;
   int Anchor() const;
   size_t RegionEnd(int anchor) const;
+  double Confidence(const ProgressReport& r, int anchor) const;
 
   ProgressScanOptions options_;
   const LineClassifier* classifier_;
@@ -65,6 +73,8 @@ class ProgressScan {
   std::vector<Entry> entries_;  // training lines, newest first
   int first_step_ = -1;         // the anchor once a step is seen
   std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
+  std::vector<std::pair<int64_t, std::string>> context_;
+  int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
   ProgressScanStats stats_;
 };
 

@@ -19,7 +19,7 @@ Result<TrackResult> TrackFile(const std::string& path, const TrackOptions& optio
     if (!scan.Add(CleanLogLine(raw), offset)) break;
   }
   TrackResult out;
-  out.report = scan.Finish();
+  out.report = ChooseProgress(scan, options.backend);
   out.stats = scan.stats();
   out.file_bytes = reader.file_size();
   out.bytes_read = reader.bytes_read();

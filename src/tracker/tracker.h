@@ -9,6 +9,7 @@
 
 #include "core/facts.h"
 #include "core/status.h"
+#include "tracker/llm_progress.h"
 #include "tracker/progress_scan.h"
 #include "tracker/reverse_line_reader.h"
 
@@ -20,6 +21,7 @@ struct TrackOptions {
   // Turn the byte offsets of the lines used into 0-based line numbers
   // (counts the newlines before them: reads the file's head once).
   bool number_lines = true;
+  BackendChoice backend;  // embedded by default
 };
 
 struct TrackResult {

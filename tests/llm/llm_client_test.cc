@@ -14,84 +14,37 @@
 #include "llm/grounding.h"
 #include "llm/http_embedder.h"
 #include "llm/json_schema.h"
+#include "support/fake_chat_server.h"
 
 namespace schedmate {
 namespace {
 
-Json Completion(const std::string& content) {
-  return {{"id", "x"}, {"object", "chat.completion"},
-          {"choices", Json::array({{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}},
-                                    {"finish_reason", "stop"}}})}};
+// Misbehaves according to the model name.
+void Misbehave(const std::string& model, const Json&, httplib::Response& res) {
+  static std::atomic<int> flaky{0};
+  auto ok = [&](const std::string& content) { res.set_content(ChatCompletion(content).dump(), "application/json"); };
+  if (model == "ok") return ok(R"({"step": 1200, "loss": 2.5})");
+  if (model == "fenced") return ok("Here you go:\n```json\n{\"step\": 1200, \"loss\": 2.5}\n```");
+  if (model == "slow" || model == "slowish") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(model == "slow" ? 1500 : 200));
+    return ok(R"({"step": 1200, "loss": 2.5})");
+  }
+  if (model == "http500") { res.status = 500; res.set_content("boom", "text/plain"); return; }
+  if (model == "http400") { res.status = 400; res.set_content("bad request", "text/plain"); return; }
+  if (model == "flaky") {
+    if (++flaky % 3 != 0) { res.status = 503; return; }
+    return ok(R"({"step": 1200, "loss": 2.5})");
+  }
+  if (model == "notjson") { res.set_content("<html>gateway</html>", "text/html"); return; }
+  if (model == "prose") return ok("I believe the step is 1200.");
+  if (model == "schema") return ok(R"({"step": "twelve hundred", "loss": 2.5})");
+  if (model == "ungrounded") return ok(R"({"step": 999999, "loss": 2.5})");
+  res.status = 404;
 }
 
-class FakeLlmServer {
+class FakeLlmServer : public FakeChatServer {
  public:
-  FakeLlmServer() {
-    server_.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
-      int now = ++in_flight_;
-      int seen = max_in_flight_.load();
-      while (now > seen && !max_in_flight_.compare_exchange_weak(seen, now)) {}
-      ++requests_;
-      Json body = Json::parse(req.body, nullptr, false);
-      last_body_ = body;
-      std::string model = body.is_object() ? body.value("model", "") : "";
-      Handle(model, res);
-      --in_flight_;
-    });
-    server_.Post("/v1/embeddings", [](const httplib::Request& req, httplib::Response& res) {
-      Json body = Json::parse(req.body);
-      Json data = Json::array();
-      int n = body["model"] == "short" ? 1 : static_cast<int>(body["input"].size());
-      for (int i = 0; i < n; ++i) data.push_back({{"index", i}, {"embedding", {3.0, 4.0, 0.0}}});
-      res.set_content(Json({{"data", data}}).dump(), "application/json");
-    });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~FakeLlmServer() {
-    server_.stop();
-    thread_.join();
-  }
-  LlmEndpoint Endpoint(const std::string& model) const {
-    LlmEndpoint e;
-    e.base_url = "http://127.0.0.1:" + std::to_string(port_);
-    e.model = model;
-    e.read_timeout_s = 3;
-    e.backoff_s = 0.01;
-    return e;
-  }
-  int requests() const { return requests_; }
-  int max_in_flight() const { return max_in_flight_; }
-  Json last_body() const { return last_body_; }
-
- private:
-  void Handle(const std::string& model, httplib::Response& res) {
-    auto ok = [&](const std::string& content) { res.set_content(Completion(content).dump(), "application/json"); };
-    if (model == "ok") return ok(R"({"step": 1200, "loss": 2.5})");
-    if (model == "fenced") return ok("Here you go:\n```json\n{\"step\": 1200, \"loss\": 2.5}\n```");
-    if (model == "slow" || model == "slowish") {
-      std::this_thread::sleep_for(std::chrono::milliseconds(model == "slow" ? 1500 : 200));
-      return ok(R"({"step": 1200, "loss": 2.5})");
-    }
-    if (model == "http500") { res.status = 500; res.set_content("boom", "text/plain"); return; }
-    if (model == "http400") { res.status = 400; res.set_content("bad request", "text/plain"); return; }
-    if (model == "flaky") {
-      if (++flaky_ <= 2) { res.status = 503; return; }
-      return ok(R"({"step": 1200, "loss": 2.5})");
-    }
-    if (model == "notjson") { res.set_content("<html>gateway</html>", "text/html"); return; }
-    if (model == "prose") return ok("I believe the step is 1200.");
-    if (model == "schema") return ok(R"({"step": "twelve hundred", "loss": 2.5})");
-    if (model == "ungrounded") return ok(R"({"step": 999999, "loss": 2.5})");
-    res.status = 404;
-  }
-
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::atomic<int> requests_{0}, in_flight_{0}, max_in_flight_{0}, flaky_{0};
-  Json last_body_;
+  FakeLlmServer() : FakeChatServer(Misbehave) {}
 };
 
 Json Schema() {
