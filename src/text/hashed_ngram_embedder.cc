@@ -1,6 +1,9 @@
 #include "text/hashed_ngram_embedder.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace schedmate {
 namespace {
@@ -18,6 +21,18 @@ inline uint64_t HashBytes(std::string_view s, uint64_t seed) {
   uint64_t h = seed ^ (s.size() * kMul);
   for (unsigned char c : s) h = (h ^ c) * 0x100000001B3ull;
   return Mix(h);
+}
+
+// 1 + ln(n) for small counts: the sublinear tf without a log call per
+// bucket (most buckets hold a count of 1).
+const float* SublinearTable() {
+  static const auto* table = [] {
+    auto* t = new float[64];
+    t[0] = 0;
+    for (int n = 1; n < 64; ++n) t[n] = 1.0f + std::log(static_cast<float>(n));
+    return t;
+  }();
+  return table;
 }
 
 bool IsWordChar(char c) {
@@ -52,18 +67,22 @@ std::string HashedNgramEmbedder::Normalize(std::string_view text,
 void HashedNgramEmbedder::NormalizeInto(std::string_view text, size_t max_chars,
                                         std::string* out_ptr) {
   std::string& out = *out_ptr;
-  out.clear();
-  for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
+  size_t n = std::min(text.size(), max_chars);
+  out.resize(n);  // never grows past n
+  char* w = out.data();
+  char* begin = w;
+  for (size_t i = 0; i < n; ++i) {
     char c = text[i];
     if (c >= '0' && c <= '9') {
-      if (out.empty() || out.back() != '0') out += '0';
+      if (w == begin || w[-1] != '0') *w++ = '0';
       continue;
     }
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     if (c == '\t' || c == '\r' || c == '\n') c = ' ';
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
+    if (c == ' ' && w != begin && w[-1] == ' ') continue;
+    *w++ = c;
   }
+  out.resize(static_cast<size_t>(w - begin));
 }
 
 void HashedNgramEmbedder::EmbedSparse(std::string_view text, SparseVector* out,
@@ -72,17 +91,21 @@ void HashedNgramEmbedder::EmbedSparse(std::string_view text, SparseVector* out,
   thread_local std::string norm;
   NormalizeInto(text, options_.max_chars, &norm);
   const uint64_t dim = static_cast<uint64_t>(options_.dimension);
-  // scratch[0, dim): signed counts; scratch[dim, 2 dim): touched marks.
+  // scratch[0, dim): signed counts (zero between calls); a bucket is new
+  // when its count is zero and it is not yet listed — `listed` marks that.
   float* acc = scratch->data();
-  float* touched = acc + dim;
+  thread_local std::vector<uint8_t> listed;
+  if (listed.size() < dim) listed.assign(dim, 0);
+  uint8_t* mark = listed.data();
   auto add = [&](uint64_t h) {
-    // Multiply-shift range reduction of the high 32 bits (no division).
+    // Multiply-shift range reduction of the high 32 bits (no division); the
+    // sign comes from bit 31, independent of the bucket bits.
     uint32_t bucket = static_cast<uint32_t>(((h >> 32) * dim) >> 32);
-    if (touched[bucket] == 0.0f) {
-      touched[bucket] = 1.0f;
+    if (!mark[bucket]) {
+      mark[bucket] = 1;
       out->emplace_back(bucket, 0.0f);
     }
-    acc[bucket] += (h & 1) ? -1.0f : 1.0f;  // sign bit independent of the bucket bits
+    acc[bucket] += ((h >> 31) & 1) ? -1.0f : 1.0f;
   };
   // Word n-grams over word tokens and single punctuation marks.
   if (options_.max_word_ngram > 0) {
@@ -111,27 +134,31 @@ void HashedNgramEmbedder::EmbedSparse(std::string_view text, SparseVector* out,
       }
     }
   }
-  // Character n-grams.
-  const int cn = options_.char_ngram;
+  // Character n-grams (n <= 7): a rolling window of the last n bytes,
+  // hashed by one multiplication (its high bits pick the bucket).
+  const int cn = std::min(options_.char_ngram, 7);
   if (cn > 0 && norm.size() >= static_cast<size_t>(cn)) {
-    for (size_t i = 0; i + cn <= norm.size(); ++i) {
-      uint64_t g = 0xC4A2;
-      for (int k = 0; k < cn; ++k) g = (g << 8) | static_cast<unsigned char>(norm[i + k]);
-      add(Mix(g * kMul));
+    const uint64_t mask = (uint64_t{1} << (8 * cn)) - 1;
+    uint64_t g = 0;
+    for (size_t i = 0; i < norm.size(); ++i) {
+      g = ((g << 8) | static_cast<unsigned char>(norm[i])) & mask;
+      if (i + 1 >= static_cast<size_t>(cn)) add(Mix((g ^ 0xC4A2000000000000ull) * kMul));
     }
   }
   // Sublinear tf with the bucket's net sign, then L2 normalisation.
-  double norm2 = 0;
+  const float* table = SublinearTable();
+  float norm2 = 0;
   for (auto& [bucket, w] : *out) {
     float v = acc[bucket];
     acc[bucket] = 0.0f;
-    touched[bucket] = 0.0f;
+    mark[bucket] = 0;
     float mag = std::fabs(v);
-    w = mag == 0 ? 0.0f : std::copysign(1.0f + std::log(mag), v);
-    norm2 += static_cast<double>(w) * w;
+    float tf = mag < 64 ? table[static_cast<int>(mag)] : 1.0f + std::log(mag);
+    w = std::copysign(tf, v);
+    norm2 += w * w;
   }
   if (norm2 > 0) {
-    float inv = static_cast<float>(1.0 / std::sqrt(norm2));
+    float inv = 1.0f / std::sqrt(norm2);
     for (auto& [bucket, w] : *out) w *= inv;
   }
 }

@@ -53,13 +53,13 @@ Result<LineClassifier> LineClassifier::FromExemplars(std::string_view tsv,
     if (counts[k] == 0)
       return InvalidArgument(std::string(source) + ": no exemplars for '" +
                              std::string(kNames[k]) + "'");
-  c.centroids_.assign(sums.size(), 0.0f);
+  c.centroids_.assign(static_cast<size_t>(dim) * kStride, 0.0f);
   for (int k = 0; k < kNumLineCategories; ++k) {
     double norm2 = 0;
     for (int b = 0; b < dim; ++b) norm2 += sums[b * kNumLineCategories + k] * sums[b * kNumLineCategories + k];
     double inv = norm2 > 0 ? 1.0 / std::sqrt(norm2) : 0.0;
     for (int b = 0; b < dim; ++b)
-      c.centroids_[b * kNumLineCategories + k] =
+      c.centroids_[b * kStride + k] =
           static_cast<float>(sums[b * kNumLineCategories + k] * inv);
   }
   return c;
@@ -84,10 +84,13 @@ LineClassifier::Scratch LineClassifier::MakeScratch() const {
 LineScores LineClassifier::Classify(std::string_view line, Scratch& s) const {
   embedder_.EmbedSparse(line, &s.sparse, &s.dense);
   LineScores out;
+  // Rows padded to kStride floats so this loop vectorises.
+  alignas(32) float acc[kStride] = {};
   for (auto [bucket, w] : s.sparse) {
-    const float* c = &centroids_[bucket * kNumLineCategories];
-    for (int k = 0; k < kNumLineCategories; ++k) out.score[k] += w * c[k];
+    const float* c = &centroids_[bucket * kStride];
+    for (int k = 0; k < kStride; ++k) acc[k] += w * c[k];
   }
+  for (int k = 0; k < kNumLineCategories; ++k) out.score[k] = acc[k];
   int best = 0, second = -1;
   for (int k = 1; k < kNumLineCategories; ++k) {
     if (out.score[k] > out.score[best]) {

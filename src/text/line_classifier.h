@@ -53,7 +53,8 @@ class LineClassifier {
  private:
   explicit LineClassifier(HashedNgramOptions o) : embedder_(o) {}
   HashedNgramEmbedder embedder_;
-  // centroids_[bucket * kNumLineCategories + category]
+  static constexpr int kStride = 8;  // floats per bucket row (6 used)
+  // centroids_[bucket * kStride + category]
   std::vector<float> centroids_;
 };
 
