@@ -24,7 +24,7 @@ namespace {
 struct TrackArgs {
   std::string log;
   std::string backend = "embedded";
-  bool follow = false, json = false, no_stage1 = false;
+  bool follow = false, json = false, no_stage1 = false, offsets = false;
   int samples = 10;
   double interval_s = 2.0;
   int polls = 0;  // follow: stop after this many polls (0 = until killed)
@@ -157,6 +157,7 @@ void Track(const TrackArgs& a) {
   }
   if (a.follow) return Follow(a, choice);
   TrackOptions o;
+  o.number_lines = !a.offsets;
   o.backend = choice;
   o.scan = ScanOptions(a);
   auto t0 = std::chrono::steady_clock::now();
@@ -164,7 +165,8 @@ void Track(const TrackArgs& a) {
   if (!r.ok()) CommandFailed(r.status());
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   Emit(a, r->report, r->stats, a.log,
-       {{"scan", {{"lines", r->stats.lines}, {"bytes_read", r->bytes_read},
+       {{"lines_used_are_offsets", r->lines_are_offsets},
+        {"scan", {{"lines", r->stats.lines}, {"bytes_read", r->bytes_read},
                   {"file_bytes", r->file_bytes}, {"stage1_kept_lines", r->stats.kept_lines},
                   {"ms", ms}}}});
   if (!a.json)
@@ -196,6 +198,9 @@ void AddTrackCommand(CLI::App& app) {
   cmd->add_option("--samples", a->samples, "Consistent samples N for steady-state values")
       ->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_flag("--no-stage1", a->no_stage1, "Parse every line (skip the classifier filter)");
+  cmd->add_flag("--offsets", a->offsets,
+                "Report lines_used as byte offsets instead of line numbers (numbering a huge log "
+                "reads its head once)");
   cmd->add_option("--interval", a->interval_s, "Follow: seconds between polls")
       ->capture_default_str()->check(CLI::Range(0.0, 3600.0));
   cmd->add_option("--polls", a->polls, "Follow: stop after this many polls (0 = until killed)")

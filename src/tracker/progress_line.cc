@@ -121,7 +121,8 @@ int LossKeyRank(std::string_view k) {
   if (k == "loss") return 0;
   if (k == "closs") return 1;
   // Lightning: "train_loss_step" is the current value, "…_epoch" the mean.
-  if (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k)))
+  if (k == "loss step" ||
+      (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k))))
     return 1;
   if (LastWord(k) != "loss" || k.find("scale") != std::string_view::npos) return -1;
   std::string_view first = FirstWord(k);
@@ -158,13 +159,27 @@ int ThroughputRank(std::string_view unit) {
   return 1;
 }
 
+// Logger words that end up in front of the first key ("… INFO iter 5"):
+// dropped before the key is matched.
+std::string_view StripLogPrefix(std::string_view k) {
+  while (true) {
+    size_t sp = k.find(' ');
+    if (sp == std::string_view::npos) return k;
+    std::string_view w = k.substr(0, sp);
+    if (!In(w, {"info", "debug", "warn", "warning", "notice", "root", "main", "log", "logger",
+                "stdout", "stderr", "trainer", "train", "training"}))
+      return k;
+    k = k.substr(sp + 1);
+  }
+}
+
 struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
   bool has_counter = false, evidence = false, deepspeed_timer = false;
 
   void Field(const ScannedField& f) {
-    const std::string& k = f.key;
+    const std::string k(StripLogPrefix(f.key));
     std::string unit = Lower(f.unit);
     if (f.total) return Counter(f);
     if (UnitRate(f, unit)) return;
@@ -223,7 +238,7 @@ struct Builder {
   }
 
   void Counter(const ScannedField& f) {
-    const std::string& k = f.key;
+    const std::string k(StripLogPrefix(f.key));
     // A counter is the step unless its key names something else: the epoch
     // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
     // The key may carry a logger prefix ("INFO train: [30/117]").

@@ -53,6 +53,8 @@ const Expect kCases[] = {
     {"tf estimator rate only", "INFO:tensorflow:global_step/sec: 4", N, N, 0.25, N, N},
     {"torchtitan thousands", "[titan] 2026-02-24 19:46:19,145 - root - INFO - step:  5  loss:  7.07623  memory: 66.91GiB(37.51%)  tps: 10,007  tflops: 313.36",
      5, N, N, 7.07623, 10007, "tokens/s/GPU"},
+    {"logger prefix before the key", "[2024-05-01 10:00:00,000] INFO iter 17: loss 2.0010, time 251.00ms, 1234.5 samples/s",
+     17, N, 0.251, 2.001, 1234.5, "samples/s"},
     // Not training progress.
     {"nanogpt eval", "step 250: train loss 1.5440, val loss 1.7220", N, N, N, N, N, nullptr, false},
     {"fairseq valid", "| epoch 001 | valid on 'valid' subset | valid_loss 8.11425 | num_updates 600", N, N, N, N, N, nullptr, false},
