@@ -173,6 +173,9 @@ std::string_view StripLogPrefix(std::string_view k) {
   }
 }
 
+// An integer small enough to be a step count (and to convert exactly).
+bool IsCount(const ScannedField& f) { return f.integer && f.value >= 0 && f.value < 1e15; }
+
 struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
@@ -185,12 +188,12 @@ struct Builder {
     if (UnitRate(f, unit)) return;
     if (f.parenthesised) return;  // running averages such as "(0.9249)"
     if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"})) evidence = true;
-    if (int r = StepKeyRank(k); r >= 0 && f.integer && f.value >= 0 && r + 10 < step_rank) {
+    if (int r = StepKeyRank(k); r >= 0 && IsCount(f) && r + 10 < step_rank) {
       step_rank = r + 10;
       out.step = static_cast<int64_t>(f.value);
     }
-    if (IsEpochKey(k) && f.integer && f.value >= 0) out.epoch_as_step = static_cast<int64_t>(f.value);
-    if (IsTotalKey(k) && f.integer && f.value > 0 && !out.total_steps)
+    if (IsEpochKey(k) && IsCount(f)) out.epoch_as_step = static_cast<int64_t>(f.value);
+    if (IsTotalKey(k) && IsCount(f) && f.value > 0 && !out.total_steps)
       out.total_steps = static_cast<int64_t>(f.value);
     if (int r = LossKeyRank(k); r >= 0 && r < loss_rank) {
       loss_rank = r;
@@ -249,7 +252,7 @@ struct Builder {
                               "device", "devices", "shard", "shards", "file", "files", "part",
                               "chunk", "fold", "stage", "trial", "run", "layer", "layers",
                               "channel", "batches", "sample", "samples", "task", "tasks", "job"});
-    if (!stepish || !f.integer || f.value < 0 || *f.total <= 0) return;
+    if (!stepish || !IsCount(f) || *f.total <= 0 || *f.total >= 1e15) return;
     has_counter = true;
     int rank = f.follows_bar ? -1 : 0;  // YOLO prints "epoch/epochs" first, the bar's counter later
     if (step_rank <= rank) return;

@@ -77,8 +77,13 @@ Result<bool> ReverseLineReader::Next(std::string* line, int64_t* offset) {
     const void* nl = buf_.empty() ? nullptr : memrchr(buf_.data(), '\n', buf_.size());
     if (nl) {
       size_t p = static_cast<size_t>(static_cast<const char*>(nl) - buf_.data());
-      if (giant) *line = std::move(tail);
-      else line->assign(buf_, p + 1, std::string::npos);
+      if (giant) {
+        *line = std::move(tail);
+      } else {
+        size_t len = buf_.size() - (p + 1);
+        size_t keep = std::min(len, options_.max_line_bytes);  // the newest bytes of a long line
+        line->assign(buf_, buf_.size() - keep, keep);
+      }
       *offset = chunk_start_ + static_cast<int64_t>(p) + 1;
       buf_.resize(p);
       return true;
@@ -86,7 +91,12 @@ Result<bool> ReverseLineReader::Next(std::string* line, int64_t* offset) {
     if (chunk_start_ == 0) {
       if (exhausted_) return false;
       exhausted_ = true;
-      *line = giant ? std::move(tail) : std::move(buf_);
+      if (giant) {
+        *line = std::move(tail);
+      } else {
+        size_t keep = std::min(buf_.size(), options_.max_line_bytes);
+        line->assign(buf_, buf_.size() - keep, keep);
+      }
       buf_.clear();
       *offset = 0;
       return true;
