@@ -40,7 +40,7 @@ void Run(const DemoArgs& a) {
   auto prepared = PrepareExperiment(c);
   if (!prepared.ok()) CommandFailed(prepared.status());
   for (const auto& n : prepared->notes) std::printf("%s\n", n.c_str());
-  ProgressLine progress(ProgressLine::Wanted(a.progress));
+  ConsoleProgress progress(ConsoleProgress::Wanted(a.progress));
   auto runs = RunPolicies(*prepared, c, [&](const std::string& n, const SimProgress& p) {
     progress.Update(n, p);
   });

@@ -94,7 +94,7 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
   if (!prepared.ok()) CommandFailed(prepared.status());
   if (!a.json)
     for (const auto& n : prepared->notes) std::printf("note: %s\n", n.c_str());
-  ProgressLine progress(ProgressLine::Wanted(a.progress));
+  ConsoleProgress progress(ConsoleProgress::Wanted(a.progress));
   auto runs = RunPolicies(*prepared, *config,
                           [&](const std::string& name, const SimProgress& p) {
                             progress.Update(name, p);

@@ -6,13 +6,13 @@
 
 namespace schedmate {
 
-bool ProgressLine::Wanted(const std::string& mode) {
+bool ConsoleProgress::Wanted(const std::string& mode) {
   if (mode == "on") return true;
   if (mode == "off") return false;
   return isatty(STDERR_FILENO) != 0;
 }
 
-void ProgressLine::Update(const std::string& label, const SimProgress& p) {
+void ConsoleProgress::Update(const std::string& label, const SimProgress& p) {
   if (!enabled_) return;
   auto now = std::chrono::steady_clock::now();
   if (label != label_) {
@@ -33,7 +33,7 @@ void ProgressLine::Update(const std::string& label, const SimProgress& p) {
   drawn_ = true;
 }
 
-void ProgressLine::Finish() {
+void ConsoleProgress::Finish() {
   if (enabled_ && drawn_) std::fputc('\n', stderr);
   drawn_ = false;
 }

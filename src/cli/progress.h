@@ -10,10 +10,10 @@
 
 namespace schedmate {
 
-class ProgressLine {
+class ConsoleProgress {
  public:
-  explicit ProgressLine(bool enabled) : enabled_(enabled) {}
-  ~ProgressLine() { Finish(); }
+  explicit ConsoleProgress(bool enabled) : enabled_(enabled) {}
+  ~ConsoleProgress() { Finish(); }
   // Mode "auto" = enabled when stderr is a terminal; "on"; "off".
   static bool Wanted(const std::string& mode);
 
