@@ -30,6 +30,13 @@ int main(int argc, char** argv) {
   schedmate::AddTrackCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // CommandFailed: its code stands
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; any bad flag or value is bad input (2).
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   return 0;
 }

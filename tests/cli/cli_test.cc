@@ -54,7 +54,7 @@ class CliTest : public ::testing::Test {
 TEST_F(CliTest, HelpListsEveryCommand) {
   CmdResult r = Exec("--help");
   EXPECT_EQ(r.code, 0);
-  for (const char* c : {"demo", "simulate", "trace", "synth", "policies"})
+  for (const char* c : {"demo", "simulate", "trace", "synth", "policies", "track", "eval", "gen-logs"})
     EXPECT_NE(r.out.find(c), std::string::npos) << c;
 }
 
@@ -184,6 +184,66 @@ TEST_F(CliTest, WholePhillyReplayWhenTheTraceIsPresent) {
   EXPECT_EQ(j[0]["rejected"], 18);
   EXPECT_LT(j[0]["wall_s"].get<double>(), 2.0);
   EXPECT_LT(j[1]["wall_s"].get<double>(), 20.0);
+}
+
+TEST_F(CliTest, TrackPrintsTheContractFields) {
+  std::string log = Write("train.log",
+                          "Loading model\n"
+                          "iter 10: loss 2.5000, time 812.50ms\n"
+                          "iter 20: loss 2.4000, time 810.00ms\n"
+                          "step 20: train loss 2.40, val loss 2.60\n");
+  CmdResult r = Exec("track " + log + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["step"], 20);
+  EXPECT_DOUBLE_EQ(j["step_time_s"].get<double>(), 0.81);
+  EXPECT_DOUBLE_EQ(j["loss"].get<double>(), 2.4);
+  for (const char* f : {"total_steps", "throughput", "throughput_unit", "steady_step_time_s", "lines_used"})
+    EXPECT_TRUE(j.contains(f)) << f;
+  EXPECT_TRUE(j["total_steps"].is_null());
+  EXPECT_EQ(j["lines_used"].back(), 2);
+}
+
+TEST_F(CliTest, TrackSaysMissingAndRejectsBadInput) {
+  std::string log = Write("quiet.log", "Loading model\nRequirement already satisfied: numpy\n");
+  CmdResult r = Exec("track " + log + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "missing");
+  EXPECT_EQ(Exec("track " + (dir_ / "absent.log").string()).code, 2);
+  EXPECT_EQ(Exec("track " + log + " --backend gpt").code, 2);
+  std::string bin = Write("garbage.log", std::string("\x00\xff\xfe\x01iter 5: loss 1.0\r\x1b[31m", 22));
+  EXPECT_EQ(Exec("track " + bin + " --json").code, 0);
+}
+
+TEST_F(CliTest, TrackFollowAndSlowdown) {
+  std::string log = Write("f.log", "");
+  {
+    std::ofstream out(log);
+    for (int i = 0; i < 10; ++i) out << "step " << i << " | loss 1.0 | 1000 samples/s\n";
+    for (int i = 10; i < 20; ++i) out << "step " << i << " | loss 1.0 | 500 samples/s\n";
+  }
+  CmdResult f = Exec("track " + log + " --follow --polls 2 --interval 0 --json");
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_EQ(nlohmann::json::parse(f.out.substr(0, f.out.find('\n')))["step"], 19);
+  CmdResult s = Exec("track " + log + " --slowdown-at 10 --json");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NEAR(nlohmann::json::parse(s.out)["ratio"].get<double>(), 0.5, 1e-9);
+}
+
+TEST_F(CliTest, GenLogsThenEvalTracker) {
+  std::string set = (dir_ / "set.jsonl").string();
+  CmdResult g = Exec("gen-logs progress -o " + set + " --count 40 --seed 3");
+  ASSERT_EQ(g.code, 0) << g.err;
+  CmdResult e = Exec("eval tracker --dataset " + set + " --json");
+  ASSERT_EQ(e.code, 0) << e.err;
+  auto j = nlohmann::json::parse(e.out);
+  EXPECT_EQ(j["cases"], 40);
+  EXPECT_GE(j["success_rate"].get<double>(), 0.9);
+  std::string bad = Write("bad.jsonl", "{\"id\": \"x\"}\n");
+  CmdResult b = Exec("eval tracker --dataset " + bad);
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("bad.jsonl:1"), std::string::npos) << b.err;
 }
 
 }  // namespace
