@@ -73,6 +73,7 @@ Result<bool> ReverseLineReader::Next(std::string* line, int64_t* offset) {
   }
   std::string tail;  // the kept end of a line longer than max_line_bytes
   bool giant = false;
+  const int64_t line_end = chunk_start_ + static_cast<int64_t>(buf_.size());
   while (true) {
     const void* nl = buf_.empty() ? nullptr : memrchr(buf_.data(), '\n', buf_.size());
     if (nl) {
@@ -99,6 +100,14 @@ Result<bool> ReverseLineReader::Next(std::string* line, int64_t* offset) {
       }
       buf_.clear();
       *offset = 0;
+      return true;
+    }
+    if (giant && line_end - chunk_start_ > options_.max_line_scan_bytes) {
+      *offset = line_end - static_cast<int64_t>(tail.size());  // the kept tail's start
+      *line = std::move(tail);
+      exhausted_ = true;
+      chunk_start_ = 0;
+      buf_.clear();
       return true;
     }
     if (!giant && buf_.size() > options_.max_line_bytes) {

@@ -19,6 +19,10 @@ class ReverseLineReader {
   struct Options {
     size_t chunk_bytes = 1u << 16;
     size_t max_line_bytes = 1u << 20;
+    // Searching a giant line for its start stops after this many bytes: the
+    // line is returned with the offset of its kept tail (newlines before it
+    // still number it right) and nothing older is read.
+    int64_t max_line_scan_bytes = int64_t{256} << 20;
   };
   static Result<ReverseLineReader> Open(const std::string& path, Options options);
   static Result<ReverseLineReader> Open(const std::string& path) { return Open(path, Options()); }
@@ -27,7 +31,8 @@ class ReverseLineReader {
   ~ReverseLineReader();
 
   // The previous line (raw bytes, without its newline). False at the start
-  // of the file. `offset` is the line's first byte.
+  // of the file. `offset` is the line's first byte (or, past
+  // max_line_scan_bytes, its kept tail's; the reader is then exhausted).
   Result<bool> Next(std::string* line, int64_t* offset);
 
   int64_t file_size() const { return size_; }

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "tracker/evaluation.h"
+#include "tracker/log_follower.h"
 #include "tracker/progress_scan.h"
 #include "tracker/reverse_line_reader.h"
 #include "tracker/tracker.h"
@@ -132,6 +133,34 @@ TEST(ReverseLineReader, GiantLineKeepsItsNewestBytesWithinBudget) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->report.step, 450);
   EXPECT_EQ(r->report.lines_used, (std::vector<int64_t>{1}));
+}
+
+TEST(TrackFile, FiftyMegabyteLineAndBinaryGarbageStayBounded) {
+  // A tqdm bar refreshed with CR for days, never a newline: 50 MB on one line.
+  std::string path = testing::TempDir() + "/bar50" + std::to_string(getpid());
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << std::string(4096, '\xff') << "\x00\x01 binary \xc3\x28 invalid utf-8\n";
+    std::string seg = "\r 45%|████▌     | 450/1000 [02:15<02:45,  3.33it/s, loss=0.5]";
+    for (size_t written = 0; written < (50u << 20); written += seg.size()) out << seg;
+  }
+  auto r = TrackFile(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->report.step, 450);
+  TrackOptions capped;
+  capped.reader.max_line_scan_bytes = 4 << 20;  // stop hunting for the line's start
+  auto c = TrackFile(path, capped);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->report.step, 450);
+  EXPECT_LT(c->bytes_read, 6 << 20);
+  FollowerOptions fo;
+  LogFollower follower(path, fo);
+  std::vector<std::string> lines;
+  ASSERT_TRUE(follower.Poll(&lines).ok());
+  ASSERT_TRUE(follower.Poll(&lines).ok());
+  ASSERT_GE(lines.size(), 1u);
+  for (const auto& l : lines) EXPECT_LE(l.size(), fo.max_line_bytes);
+  std::filesystem::remove(path);
 }
 
 TEST(TrackFile, ReadsOnlyTheTailAndNumbersLines) {
