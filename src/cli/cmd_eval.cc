@@ -231,6 +231,7 @@ void AddEvalCommand(CLI::App& app) {
       ->capture_default_str()->check(CLI::IsMember({"embedded", "llm", "cascade"}));
   AddLlmOptions(tracker, &t->llm);
   tracker->callback([t] { EvalTracker(*t); });
+  AddEvalFailuresCommand(cmd);
 }
 
 }  // namespace schedmate

@@ -17,6 +17,9 @@ void AddPoliciesCommand(CLI::App& app);
 void AddEvalCommand(CLI::App& app);
 void AddTrackCommand(CLI::App& app);
 void AddGenLogsCommand(CLI::App& app);
+void AddDiagnoseCommand(CLI::App& app);
+// Registers `eval failures` under the eval command.
+void AddEvalFailuresCommand(CLI::App* eval);
 
 // Prints "error: ..." and ends the command with exit code 2 for bad input,
 // 1 for anything else.

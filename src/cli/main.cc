@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   schedmate::AddSynthCommand(app);
   schedmate::AddPoliciesCommand(app);
   schedmate::AddTrackCommand(app);
+  schedmate::AddDiagnoseCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   try {

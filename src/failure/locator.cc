@@ -1,0 +1,247 @@
+#include "failure/locator.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace schedmate {
+namespace {
+
+class FileSource : public ByteSource {
+ public:
+  FileSource(int fd, int64_t size) : fd_(fd), size_(size) {}
+  ~FileSource() override { close(fd_); }
+  int64_t size() const override { return size_; }
+  Status Read(int64_t offset, size_t n, std::string* out) const override {
+    out->resize(n);
+    size_t done = 0;
+    while (done < n) {
+      ssize_t r = pread(fd_, out->data() + done, n - done, offset + static_cast<int64_t>(done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return Unavailable(std::string("log read failed: ") + std::strerror(errno));
+      if (r == 0) break;
+      done += static_cast<size_t>(r);
+    }
+    out->resize(done);
+    return Status::Ok();
+  }
+
+ private:
+  int fd_;
+  int64_t size_;
+};
+
+class MemorySource : public ByteSource {
+ public:
+  explicit MemorySource(std::string text) : text_(std::move(text)) {}
+  int64_t size() const override { return static_cast<int64_t>(text_.size()); }
+  Status Read(int64_t offset, size_t n, std::string* out) const override {
+    if (offset >= size()) {
+      out->clear();
+      return Status::Ok();
+    }
+    *out = text_.substr(static_cast<size_t>(offset), n);
+    return Status::Ok();
+  }
+
+ private:
+  std::string text_;
+};
+
+constexpr size_t kMaxLine = 64u << 10;  // longer lines are cut for matching
+
+struct Chunk {
+  int64_t start = 0;  // offset of its first whole line
+  std::vector<std::pair<int64_t, std::string>> lines;  // (offset, text)
+};
+
+// The lines that start within [offset, offset + n), realigned to a line start.
+Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c, int64_t* bytes) {
+  std::string buf;
+  RETURN_IF_ERROR(log.Read(offset, n + kMaxLine, &buf));
+  *bytes += static_cast<int64_t>(buf.size());
+  size_t pos = 0;
+  if (offset > 0) {
+    std::string prev;
+    RETURN_IF_ERROR(log.Read(offset - 1, 1, &prev));
+    if (prev != "\n") {
+      size_t nl = buf.find('\n');
+      pos = nl == std::string::npos ? buf.size() : nl + 1;
+    }
+  }
+  c->start = offset + static_cast<int64_t>(pos);
+  c->lines.clear();
+  while (pos < buf.size() && pos < n) {
+    size_t nl = buf.find('\n', pos);
+    size_t end = nl == std::string::npos ? buf.size() : nl;
+    c->lines.emplace_back(offset + static_cast<int64_t>(pos), buf.substr(pos, std::min(end - pos, kMaxLine)));
+    pos = end + 1;
+  }
+  return Status::Ok();
+}
+
+double FailureFraction(const Chunk& c) {
+  int lines = 0, failing = 0;
+  for (const auto& [off, text] : c.lines) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++lines;
+    failing += IsFailureLine(text);
+  }
+  return lines == 0 ? 0.0 : static_cast<double>(failing) / lines;
+}
+
+constexpr int64_t kMaxContextBytes = int64_t{32} << 20;
+
+// Splits `buf` (starting at file offset `base`) into lines (offset, text).
+void SplitLines(const std::string& buf, int64_t base, std::vector<std::pair<int64_t, std::string>>* out) {
+  size_t pos = 0;
+  while (pos < buf.size()) {
+    size_t nl = buf.find('\n', pos);
+    size_t e = nl == std::string::npos ? buf.size() : nl;
+    out->emplace_back(base + static_cast<int64_t>(pos), buf.substr(pos, std::min(e - pos, kMaxLine)));
+    pos = e + 1;
+  }
+}
+
+// `before` whole lines before `offset` and `after` lines from it on (each
+// side reads at most kMaxContextBytes).
+Status ReadAround(const ByteSource& log, int64_t offset, int before, int after,
+                  std::vector<std::pair<int64_t, std::string>>* out, int64_t* bytes) {
+  const int64_t step = 64 << 10;
+  std::vector<std::string> blocks;  // newest first
+  int64_t start = offset, newlines = 0;
+  while (start > 0 && newlines <= before && offset - start < kMaxContextBytes) {
+    int64_t s = std::max<int64_t>(0, start - step);
+    std::string buf;
+    RETURN_IF_ERROR(log.Read(s, static_cast<size_t>(start - s), &buf));
+    *bytes += static_cast<int64_t>(buf.size());
+    newlines += std::count(buf.begin(), buf.end(), '\n');
+    blocks.push_back(std::move(buf));
+    start = s;
+  }
+  std::string back;
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) back += *it;
+  std::vector<std::pair<int64_t, std::string>> lines;
+  if (!back.empty()) {
+    back.pop_back();  // the newline that ends the line before `offset`
+    size_t pos = 0;   // every '\n'-separated piece is a line, empty ones too
+    while (true) {
+      size_t nl = back.find('\n', pos);
+      size_t e = nl == std::string::npos ? back.size() : nl;
+      lines.emplace_back(start + static_cast<int64_t>(pos), back.substr(pos, std::min(e - pos, kMaxLine)));
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+  }
+  if (start > 0 && !lines.empty()) lines.erase(lines.begin());  // may be partial
+  if (static_cast<int>(lines.size()) > before) lines.erase(lines.begin(), lines.end() - before);
+  *out = std::move(lines);
+  std::string fwd;
+  int64_t at = offset;
+  newlines = 0;
+  while (at < log.size() && newlines < after && at - offset < kMaxContextBytes) {
+    std::string buf;
+    RETURN_IF_ERROR(log.Read(at, static_cast<size_t>(step), &buf));
+    if (buf.empty()) break;
+    *bytes += static_cast<int64_t>(buf.size());
+    newlines += std::count(buf.begin(), buf.end(), '\n');
+    at += static_cast<int64_t>(buf.size());
+    fwd += buf;
+  }
+  std::vector<std::pair<int64_t, std::string>> ahead;
+  SplitLines(fwd, offset, &ahead);
+  if (static_cast<int>(ahead.size()) > after) ahead.resize(static_cast<size_t>(after));
+  for (auto& l : ahead) out->push_back(std::move(l));
+  return Status::Ok();
+}
+
+Status NumberLines(const ByteSource& log, LineWindow* window, int64_t* bytes) {
+  if (window->empty()) return Status::Ok();
+  int64_t target = (*window)[0].first, count = 0, at = 0;
+  std::string buf;
+  while (at < target) {
+    size_t n = static_cast<size_t>(std::min<int64_t>(1 << 20, target - at));
+    RETURN_IF_ERROR(log.Read(at, n, &buf));
+    if (buf.empty()) break;
+    *bytes += static_cast<int64_t>(buf.size());
+    count += std::count(buf.begin(), buf.end(), '\n');
+    at += static_cast<int64_t>(buf.size());
+  }
+  for (auto& [index, text] : *window) index = count++;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NotFound(path + ": " + std::strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return InvalidArgument(path + ": not a regular file");
+  }
+  return std::unique_ptr<ByteSource>(new FileSource(fd, st.st_size));
+}
+
+std::unique_ptr<ByteSource> StringSource(std::string text) {
+  return std::make_unique<MemorySource>(std::move(text));
+}
+
+Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
+  Located out;
+  const int64_t size = log.size();
+  const int64_t chunk = static_cast<int64_t>(std::max<size_t>(o.chunk_bytes, 1024));
+  const int64_t n = (size + chunk - 1) / chunk;
+  int64_t region_begin = 0;
+  if (n > 4) {
+    out.searched = true;
+    Chunk c;
+    auto failing = [&](int64_t k, bool* result) -> Status {
+      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c, &out.bytes_read));
+      ++out.probes;
+      *result = FailureFraction(c) >= o.threshold;
+      return Status::Ok();
+    };
+    bool tail = false, head = false;
+    RETURN_IF_ERROR(failing(n - 1, &tail));
+    RETURN_IF_ERROR(failing(0, &head));
+    int64_t lo = 0, hi = n - 1;
+    if (!tail) {
+      lo = n - 2;  // no dense failure at the end: look at the last chunks
+    } else if (head) {
+      hi = 0;
+    } else {
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        bool f = false;
+        RETURN_IF_ERROR(failing(mid, &f));
+        (f ? hi : lo) = mid;
+      }
+    }
+    region_begin = std::max<int64_t>(0, std::min(lo, hi)) * chunk;
+  }
+  // The root-like failure line of the region: the boundary chunks of a
+  // searched log, or the whole of a small one.
+  Chunk c;
+  LineWindow region;
+  int64_t region_end = out.searched ? std::min(size, region_begin + 2 * chunk) : size;
+  for (int64_t at = region_begin; at < region_end; at += chunk) {
+    RETURN_IF_ERROR(ReadChunk(log, at, static_cast<size_t>(chunk), &c, &out.bytes_read));
+    region.insert(region.end(), c.lines.begin(), c.lines.end());
+  }
+  RootCauseDetail d = DiagnoseWindow(region);
+  int64_t first = d.diagnosis.root_cause_line_index.value_or(-1);
+  if (first < 0) first = region.empty() ? 0 : region.back().first;  // nothing found: the end
+  out.offset = first;
+  RETURN_IF_ERROR(ReadAround(log, first, o.context_lines / 2, o.context_lines - o.context_lines / 2,
+                             &out.window, &out.bytes_read));
+  if (o.number_lines) RETURN_IF_ERROR(NumberLines(log, &out.window, &out.bytes_read));
+  return out;
+}
+
+}  // namespace schedmate

@@ -1,0 +1,52 @@
+// Locates the failure in a log (DESIGN §1.3 step 1): a binary search over
+// byte-offset chunks for the boundary "mostly normal → mostly failure", so a
+// multi-GB log is located reading O(chunk × log n) bytes. A chunk is
+// "failing" when at least `threshold` of its lines are failure lines
+// (signatures, exception lines, error words), which tolerates normal output
+// interleaved after the fault. Chunks are realigned to line starts. Then the
+// context — `context_lines` lines around the first failure line of the
+// boundary chunks — is read for classification.
+#ifndef SCHEDMATE_FAILURE_LOCATOR_H_
+#define SCHEDMATE_FAILURE_LOCATOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "failure/root_cause.h"
+
+namespace schedmate {
+
+// Random access to a log's bytes: a file, or a string in tests and the
+// evaluation.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual int64_t size() const = 0;
+  // Up to n bytes at offset (fewer at the end).
+  virtual Status Read(int64_t offset, size_t n, std::string* out) const = 0;
+};
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path);
+std::unique_ptr<ByteSource> StringSource(std::string text);
+
+struct LocateOptions {
+  size_t chunk_bytes = 64u << 10;
+  double threshold = 0.25;   // failing = at least this fraction of failure lines
+  int context_lines = 500;   // lines classified around the located line
+  bool number_lines = true;  // 0-based line numbers (reads the head once)
+};
+
+struct Located {
+  int64_t offset = 0;          // first byte of the located failure line
+  LineWindow window;           // the context, with line numbers (or -1)
+  int64_t bytes_read = 0;      // by the search and the context read
+  int probes = 0;              // chunks examined by the search
+  bool searched = false;       // false: the log was small enough to read whole
+};
+
+Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& options = {});
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_FAILURE_LOCATOR_H_

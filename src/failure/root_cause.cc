@@ -1,0 +1,136 @@
+#include "failure/root_cause.h"
+
+#include <algorithm>
+
+namespace schedmate {
+namespace {
+
+bool IsIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
+// Drops launcher and logger prefixes: "[rank3]: ", "[default0]:",
+// "2024-11-20 14:37:16 ", "E0330 21:37:34.807000 155011 file.py:869] ".
+std::string_view StripPrefixes(std::string_view s) {
+  for (int round = 0; round < 4; ++round) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '>')) s.remove_prefix(1);
+    if (!s.empty() && s.front() == '[') {
+      size_t close = s.find(']');
+      if (close != std::string_view::npos && close < 48) {
+        size_t next = close + 1;
+        if (next < s.size() && s[next] == ':') ++next;
+        s.remove_prefix(next);
+        continue;
+      }
+    }
+    if (s.size() > 19 && s[4] == '-' && s[7] == '-' && s[13] == ':') {  // "2024-11-20 14:37:16"
+      size_t sp = s.find(' ', 11);
+      s.remove_prefix(sp == std::string_view::npos ? s.size() : sp);
+      continue;
+    }
+    break;
+  }
+  return s;
+}
+
+bool IsContinuation(std::string_view next) {
+  size_t i = 0;
+  while (i < next.size() && (next[i] == ' ' || next[i] == '\t')) ++i;
+  return i > 0 && i < next.size() && next[i] == '(';
+}
+
+// Source code echoed by a Python traceback: the line after `File "…", line
+// N` or a `raise …` statement. It names an error without being one.
+bool IsTracebackCode(const LineWindow& w, size_t i) {
+  std::string_view s = StripPrefixes(w[i].second);
+  if (s.rfind("raise ", 0) == 0) return true;
+  if (i == 0) return false;
+  std::string_view prev = StripPrefixes(w[i - 1].second);
+  return prev.rfind("File \"", 0) == 0 && prev.find("\", line ") != std::string_view::npos;
+}
+
+bool IsErrorWordLine(std::string_view lower) {
+  for (std::string_view w : {"error", "exception", "traceback", "fatal", "failed", "failure", "killed",
+                             "abort", "segmentation fault", "core dumped", "sigterm", "sigkill"})
+    if (lower.find(w) != std::string_view::npos) return true;
+  return false;
+}
+
+struct Candidate {
+  size_t pos;
+  int weight;
+  const Signature* sig;  // nullptr: generic exception
+};
+
+}  // namespace
+
+std::string ExceptionType(std::string_view line) {
+  std::string_view s = StripPrefixes(line);
+  size_t i = 0;
+  while (i < s.size() && IsIdentChar(s[i])) ++i;
+  if (i == 0 || i >= s.size() || s[i] != ':') return "";
+  std::string_view name = s.substr(0, i);
+  size_t dot = name.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  for (std::string_view suffix : {"Error", "Exception", "Exit", "Interrupt", "Failure"})
+    if (last.size() > suffix.size() && last.compare(last.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return std::string(last);
+  if (last == "Exception") return "Exception";
+  return "";
+}
+
+bool IsFailureLine(std::string_view line, const SignatureBase& base) {
+  std::string lower = ToLower(line.substr(0, 4096));
+  return base.Match(lower) != nullptr || !ExceptionType(line).empty() || IsErrorWordLine(lower);
+}
+
+RootCauseDetail DiagnoseWindow(const LineWindow& window, const SignatureBase& base) {
+  using E = FailureDiagnosis::ErrorType;
+  RootCauseDetail out;
+  std::vector<Candidate> candidates;
+  bool gpu_fault_seen = false;
+  for (size_t i = 0; i < window.size(); ++i) {
+    if (IsTracebackCode(window, i)) continue;
+    std::string lower = ToLower(std::string_view(window[i].second).substr(0, 4096));
+    if (i + 1 < window.size() && IsContinuation(window[i + 1].second))
+      lower += " " + ToLower(std::string_view(window[i + 1].second).substr(0, 1024));
+    const Signature* sig = base.Match(lower);
+    if (sig && sig->kind == SignatureKind::kRoot) {
+      candidates.push_back({i, sig->weight, sig});
+      if (sig->component == "gpu" && sig->weight >= 8) gpu_fault_seen = true;
+      continue;
+    }
+    if (sig) continue;  // a wrapper or a cascade line
+    std::string type = ExceptionType(window[i].second);
+    if (!type.empty() && type.find("Warning") == std::string::npos) candidates.push_back({i, 3, nullptr});
+  }
+  if (candidates.empty()) return out;
+  const Candidate* best = &candidates[0];
+  for (const Candidate& c : candidates)
+    if (c.weight > best->weight) best = &c;  // earliest of the highest weight
+  FailureDiagnosis& d = out.diagnosis;
+  d.error_type = best->sig ? best->sig->category : E::kUserScript;
+  if (best->sig && !best->sig->component.empty()) d.faulty_component = best->sig->component;
+  out.signature_id = best->sig ? best->sig->id : "generic-exception";
+  out.weight = best->weight;
+  // An OOM next to a GPU hardware fault is the GPU's (a faulty GPU loses memory).
+  if (best->sig && best->sig->id == "user.cuda_oom" && gpu_fault_seen) {
+    d.error_type = E::kInfrastructure;
+    d.faulty_component = "gpu";
+  }
+  d.root_cause_line = window[best->pos].second;
+  d.root_cause_line_index = window[best->pos].first;
+  d.evidence.push_back(window[best->pos].second);
+  bool rival = false;
+  for (const Candidate& c : candidates) {
+    if (&c == best) continue;
+    E cat = c.sig ? c.sig->category : E::kUserScript;
+    if (cat == d.error_type && d.evidence.size() < 5) d.evidence.push_back(window[c.pos].second);
+    if (cat != d.error_type && c.weight >= best->weight - 1) rival = true;
+  }
+  d.confidence = best->sig ? std::min(0.95, 0.45 + 0.05 * best->weight) : 0.4;
+  if (rival) d.confidence *= 0.8;
+  return out;
+}
+
+}  // namespace schedmate
