@@ -62,8 +62,19 @@ struct Chunk {
 // The lines that start within [offset, offset + n), realigned to a line start.
 Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c, int64_t* bytes) {
   std::string buf;
-  RETURN_IF_ERROR(log.Read(offset, n + kMaxLine, &buf));
+  RETURN_IF_ERROR(log.Read(offset, n + 4096, &buf));
   *bytes += static_cast<int64_t>(buf.size());
+  // The last line starting inside the chunk may run past it: read on (capped).
+  size_t last_nl = buf.rfind('\n');
+  while ((last_nl == std::string::npos || last_nl < n) && buf.size() < n + kMaxLine &&
+         offset + static_cast<int64_t>(buf.size()) < log.size()) {
+    std::string more;
+    RETURN_IF_ERROR(log.Read(offset + static_cast<int64_t>(buf.size()), 16384, &more));
+    if (more.empty()) break;
+    *bytes += static_cast<int64_t>(more.size());
+    buf += more;
+    last_nl = buf.rfind('\n');
+  }
   size_t pos = 0;
   if (offset > 0) {
     std::string prev;

@@ -1,0 +1,279 @@
+// The Failure Handler: knowledge base, root-cause rules, the locator on
+// long and hostile logs, the recovery guards, and the real development set.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "failure/diagnose.h"
+#include "failure/evaluation.h"
+#include "failure/recovery.h"
+#include "failure/root_cause.h"
+#include "failure/signatures.h"
+
+namespace schedmate {
+namespace {
+
+using E = FailureDiagnosis::ErrorType;
+
+LineWindow Window(std::initializer_list<const char*> lines) {
+  LineWindow w;
+  int64_t i = 0;
+  for (const char* l : lines) w.emplace_back(i++, l);
+  return w;
+}
+
+TEST(Signatures, DefaultParsesAndBadRowsNameTheColumn) {
+  EXPECT_GT(SignatureBase::Default().signatures().size(), 50u);
+  auto bad = SignatureBase::Parse("x\troot\tinfrastructure\tdisk\t9\tfoo\n", "kb.tsv");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("kb.tsv:1: column 'component'"), std::string::npos);
+  EXPECT_FALSE(SignatureBase::Parse("x\troot\tinfrastructure\tgpu\t11\tfoo\n", "kb").ok());
+  EXPECT_FALSE(SignatureBase::Parse("only\ttwo\n", "kb").ok());
+}
+
+TEST(RootCause, TheRealErrorNotTheWrapperOrTheCascade) {
+  auto d = DiagnoseWindow(Window({
+      "RuntimeError: Failed to import transformers.models.x because of the following error (look up):",
+      "/lib/flash_attn_2_cuda.so: undefined symbol: _ZN2at4_ops",
+      "W0330 api.py:897] Sending process 155026 closing signal SIGTERM",
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+  }));
+  EXPECT_EQ(d.diagnosis.error_type, E::kFramework);
+  EXPECT_EQ(d.diagnosis.root_cause_line_index, 1);
+}
+
+TEST(RootCause, EarliestOfTheStrongestAndTracebackCodeIsNotAnError) {
+  auto d = DiagnoseWindow(Window({
+      "RuntimeError: CUDA error: uncorrectable ECC error encountered",
+      "[E ProcessGroupNCCL.cpp:916] NCCL watchdog thread terminated with exception: CUDA error: uncorrectable ECC error",
+  }));
+  EXPECT_EQ(d.diagnosis.error_type, E::kInfrastructure);
+  EXPECT_EQ(d.diagnosis.faulty_component, "gpu");
+  EXPECT_EQ(d.diagnosis.root_cause_line_index, 0);
+  auto code = DiagnoseWindow(Window({
+      "  File \"loader.py\", line 75, in _load_single_dataset",
+      "    raise ValueError(f\"File {local_path} not found.\")",
+      "ValueError: File data/x.json not found.",
+  }));
+  EXPECT_EQ(code.diagnosis.error_type, E::kUserScript);
+  EXPECT_EQ(code.diagnosis.root_cause_line_index, 2);
+}
+
+TEST(RootCause, MisleadingCases) {
+  // "No space left" on /dev/shm is the environment, not the storage.
+  auto shm = DiagnoseWindow(Window({"host:1:2 [1] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device"}));
+  EXPECT_EQ(shm.diagnosis.error_type, E::kFramework);
+  auto disk = DiagnoseWindow(Window({"OSError: [Errno 28] No space left on device: '/ckpt/step_100.pt'"}));
+  EXPECT_EQ(disk.diagnosis.faulty_component, "storage");
+  // An OOM beside a GPU hardware fault is the GPU's.
+  auto oom = DiagnoseWindow(Window({"NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.",
+                                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"}));
+  EXPECT_EQ(oom.diagnosis.faulty_component, "gpu");
+  auto plain_oom = DiagnoseWindow(Window({"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"}));
+  EXPECT_EQ(plain_oom.diagnosis.error_type, E::kUserScript);
+  // A "(…)" continuation carries its line's meaning.
+  auto cont = DiagnoseWindow(Window({"Accelerator Fatal Error: call to cuCtxCreate returned error 214",
+                                     "  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered"}));
+  EXPECT_EQ(cont.diagnosis.root_cause_line_index, 0);
+  EXPECT_EQ(cont.signature_id, "gpu.ecc");
+  auto nothing = DiagnoseWindow(Window({"epoch 3 done", "saving checkpoint"}));
+  EXPECT_EQ(nothing.diagnosis.error_type, E::kUnknown);
+  EXPECT_FALSE(nothing.diagnosis.root_cause_line_index.has_value());
+}
+
+std::string LongFailedLog(int normal_lines, int cascade_lines, int64_t* root_line) {
+  std::string log;
+  for (int i = 0; i < normal_lines; ++i)
+    log += (i % 10 == 0 ? "iter " + std::to_string(i) + ": loss 2.1, time 250.0ms\n"
+                        : "node-3:2231:2231 [0] NCCL INFO Channel 01/32 : 0 1 2 3\n");
+  log += "[rank3]: Traceback (most recent call last):\n";
+  *root_line = normal_lines + 1;
+  log += "node-7:91:93 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n";
+  for (int i = 0; i < cascade_lines; ++i)
+    log += i % 3 == 0 ? "W0330 api.py:897] Sending process " + std::to_string(i) + " closing signal SIGTERM\n"
+                      : "[rank" + std::to_string(i % 8) + "]: RuntimeError: NCCL communicator was aborted\n";
+  return log;
+}
+
+TEST(Locator, FindsTheFirstErrorInALongLogReadingLittle) {
+  int64_t root = 0;
+  std::string log = LongFailedLog(200000, 3000, &root);
+  auto r = DiagnoseLog(*StringSource(log));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->located.searched);
+  EXPECT_EQ(r->diagnosis.root_cause_line_index, root);
+  EXPECT_EQ(r->diagnosis.faulty_component, "network");
+  LocateOptions o;
+  o.number_lines = false;
+  auto fast = DiagnoseLog(*StringSource(log), o);
+  ASSERT_TRUE(fast.ok());
+  EXPECT_LT(fast->located.bytes_read, static_cast<int64_t>(log.size() / 10));
+  // The last 500 lines see only the cascade.
+  FailureDiagnosis tail = DiagnoseTail(log, 500);
+  EXPECT_NE(tail.root_cause_line_index, root);
+}
+
+TEST(Locator, HostileLogs) {
+  for (const std::string& text :
+       {std::string(), std::string("\n\n\n"), std::string(3 << 20, '\xff'),
+        std::string(5 << 20, 'x') + " RuntimeError: CUDA error: uncorrectable ECC error encountered",
+        std::string("\x00\x01\x02 binary \xc3\x28 OSError: [Errno 5] Input/output error", 48)}) {
+    auto r = DiagnoseLog(*StringSource(text));
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    for (const auto& [i, line] : r->located.window) EXPECT_LE(line.size(), 64u << 10);
+  }
+  auto truncated = DiagnoseLog(*StringSource("ok line\nOSError: [Errno 116] Stale file han"));
+  ASSERT_TRUE(truncated.ok());
+  EXPECT_EQ(truncated->diagnosis.root_cause_line_index, 1);
+}
+
+struct Harness {
+  ManualClock clock{1'000'000};
+  DryRunClusterActions actions;
+  AuditLog audit;
+  RecoveryGuards guards;
+  explicit Harness(bool probe_confirms = true) : actions(probe_confirms) { guards.shadow = false; }
+  ExecutionOutcome Run(const FailureDiagnosis& d, const std::string& node = "gpu-7", const std::string& job = "j1") {
+    RecoveryExecutor ex(guards, &actions, &audit, &clock);
+    JobContext ctx{job, node, "/ckpt/step_900"};
+    return ex.Execute(d, PlanRecovery(d, ctx), ctx);
+  }
+};
+
+FailureDiagnosis Infra(double confidence = 0.9) {
+  FailureDiagnosis d;
+  d.error_type = E::kInfrastructure;
+  d.faulty_component = "gpu";
+  d.confidence = confidence;
+  return d;
+}
+
+TEST(Recovery, PlansAreData) {
+  RecoveryPlan p = PlanRecovery(Infra(), {"j", "gpu-7", "/ckpt"});
+  EXPECT_TRUE(p.automatic);
+  EXPECT_EQ(ToJson(p)["steps"], nlohmann::json({"probe_node", "isolate_node", "request_replacement",
+                                                "restart_from_checkpoint", "report"}));
+  FailureDiagnosis user;
+  user.error_type = E::kUserScript;
+  RecoveryPlan u = PlanRecovery(user, {"j", "gpu-7", ""});
+  EXPECT_FALSE(u.automatic);
+  EXPECT_EQ(ToJson(u)["steps"], nlohmann::json({"report"}));
+}
+
+TEST(Recovery, InfrastructureFaultIsolatesAndRestarts) {
+  Harness h;
+  ExecutionOutcome o = h.Run(Infra());
+  EXPECT_EQ(o.executed, (std::vector<std::string>{"probe_node", "isolate_node", "request_replacement",
+                                                  "restart_from_checkpoint", "report"}));
+  EXPECT_GE(h.audit.records().size(), 6u);
+}
+
+TEST(Recovery, ShadowModeExecutesNothing) {
+  Harness h;
+  h.guards.shadow = true;
+  h.Run(Infra());
+  EXPECT_TRUE(h.actions.calls().empty());
+  ASSERT_FALSE(h.audit.records().empty());
+  EXPECT_EQ(h.audit.records().back()["decision"], "shadow");
+}
+
+TEST(Recovery, UserErrorsAreNeverRetriedNorIsolated) {
+  Harness h;
+  FailureDiagnosis user;
+  user.error_type = E::kUserScript;
+  user.confidence = 0.99;
+  ExecutionOutcome o = h.Run(user);
+  EXPECT_EQ(o.executed, (std::vector<std::string>{"report"}));
+  for (const auto& c : h.actions.calls()) EXPECT_EQ(c.rfind("report", 0), 0u) << c;
+}
+
+TEST(Recovery, GuardsRefuse) {
+  Harness low;
+  low.Run(Infra(0.5));
+  for (const auto& c : low.actions.calls()) EXPECT_EQ(c.rfind("report", 0), 0u) << c;
+
+  Harness unconfirmed(/*probe_confirms=*/false);
+  ExecutionOutcome u = unconfirmed.Run(Infra());
+  for (const auto& c : unconfirmed.actions.calls()) EXPECT_EQ(c.find("isolate"), std::string::npos) << c;
+  EXPECT_FALSE(u.refused.empty());
+
+  // Quota: 2 isolations per hour, across jobs, with one executor.
+  Harness q;
+  RecoveryExecutor ex(q.guards, &q.actions, &q.audit, &q.clock);
+  int isolated = 0;
+  for (int i = 0; i < 4; ++i) {
+    JobContext ctx{"job" + std::to_string(i), "node-" + std::to_string(i), ""};
+    ExecutionOutcome o = ex.Execute(Infra(), PlanRecovery(Infra(), ctx), ctx);
+    for (const auto& s : o.executed) isolated += s == "isolate_node";
+  }
+  EXPECT_EQ(isolated, 2);
+  q.clock.AdvanceMs(3601 * 1000);
+  JobContext later{"job9", "node-9", ""};
+  ExecutionOutcome o = ex.Execute(Infra(), PlanRecovery(Infra(), later), later);
+  EXPECT_EQ(std::count(o.executed.begin(), o.executed.end(), "isolate_node"), 1);
+
+  // Retry cap and cool-down for one job.
+  Harness r;
+  r.guards.max_restarts = 2;
+  r.guards.cooldown_s = 600;
+  RecoveryExecutor rx(r.guards, &r.actions, &r.audit, &r.clock);
+  JobContext job{"same", "", "/ckpt"};
+  auto restarts = [&] {
+    ExecutionOutcome x = rx.Execute(Infra(), PlanRecovery(Infra(), job), job);
+    return std::count(x.executed.begin(), x.executed.end(), "restart_from_checkpoint");
+  };
+  EXPECT_EQ(restarts(), 1);
+  EXPECT_EQ(restarts(), 0);  // cool-down
+  r.clock.AdvanceMs(601 * 1000);
+  EXPECT_EQ(restarts(), 1);
+  r.clock.AdvanceMs(601 * 1000);
+  EXPECT_EQ(restarts(), 0);  // cap of 2 reached
+}
+
+TEST(Recovery, AuditFileIsAppendOnly) {
+  std::string path = testing::TempDir() + "/audit" + std::to_string(getpid()) + ".jsonl";
+  std::filesystem::remove(path);
+  for (int run = 0; run < 2; ++run) {
+    auto audit = AuditLog::Open(path);
+    ASSERT_TRUE(audit.ok());
+    ManualClock clock(5);
+    DryRunClusterActions actions;
+    RecoveryGuards g;
+    RecoveryExecutor ex(g, &actions, &*audit, &clock);
+    JobContext ctx{"j", "n", ""};
+    ex.Execute(Infra(), PlanRecovery(Infra(), ctx), ctx);
+  }
+  std::ifstream in(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    EXPECT_TRUE(nlohmann::json::parse(line).contains("decision"));
+  }
+  EXPECT_GE(lines, 2 * 5);
+  EXPECT_FALSE(AuditLog::Open("/nonexistent-dir/audit.jsonl").ok());
+  std::filesystem::remove(path);
+}
+
+TEST(Evaluation, RealDevelopmentSetMeetsTheBar) {
+  std::string path = std::string(SCHEDMATE_SHARED_DIR) + "/realdata/failures.jsonl";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " absent: skipping the real-log evaluation";
+  auto cases = LoadFailureCases(path);
+  ASSERT_TRUE(cases.ok()) << cases.status().message();
+  FailureScores s = ScoreFailures(*cases, [](const std::string& log) {
+    auto r = DiagnoseLog(*StringSource(log));
+    return r.ok() ? r->diagnosis : FailureDiagnosis{};
+  });
+  EXPECT_GE(s.F1(), 0.85);
+  EXPECT_GE(double(s.three_way) / s.cases, 0.85);
+  EXPECT_GE(double(s.component_ok) / s.infra_cases, 0.80);
+  EXPECT_GE(double(s.root_exact) / s.cases, 0.75);
+}
+
+}  // namespace
+}  // namespace schedmate
