@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "failure/diagnose.h"
 #include "failure/evaluation.h"
+#include "failure/recovery.h"
 
 namespace schedmate {
 namespace {
@@ -22,7 +23,30 @@ struct DiagnoseArgs {
   int context = 500;
   std::string backend = "embedded";
   bool offsets = false;
+  JobContext job;
+  std::string audit;
+  bool execute = false;
 };
+
+// Plans recovery; with --audit records the guarded decisions (shadow mode
+// unless --execute, which runs them against the dry-run cluster).
+Json Recovery(const DiagnoseArgs& a, const FailureDiagnosis& d) {
+  RecoveryPlan plan = PlanRecovery(d, a.job);
+  Json j = ToJson(plan);
+  if (a.audit.empty() && !a.execute) return j;
+  auto audit = a.audit.empty() ? Result<AuditLog>(AuditLog()) : AuditLog::Open(a.audit);
+  if (!audit.ok()) CommandFailed(audit.status());
+  DryRunClusterActions cluster;
+  RecoveryGuards guards;
+  guards.shadow = !a.execute;
+  RecoveryExecutor ex(guards, &cluster, &*audit, &SystemClock::Default());
+  ExecutionOutcome o = ex.Execute(d, plan, a.job);
+  j["shadow"] = guards.shadow;
+  j["executed"] = o.executed;
+  j["refused"] = o.refused;
+  j["dry_run_calls"] = cluster.calls();
+  return j;
+}
 
 void Diagnose(const DiagnoseArgs& a) {
   if (a.backend != "embedded")
@@ -40,6 +64,7 @@ void Diagnose(const DiagnoseArgs& a) {
   if (a.json) {
     Json j = ToJson(d);
     j["signature"] = r->signature_id;
+    j["recovery"] = Recovery(a, d);
     j["locate"] = {{"searched", r->located.searched}, {"probes", r->located.probes},
                    {"bytes_read", r->located.bytes_read}, {"file_bytes", (*source)->size()},
                    {"context_lines", r->located.window.size()}, {"ms", ms}};
@@ -54,6 +79,12 @@ void Diagnose(const DiagnoseArgs& a) {
   else
     std::printf("root cause   none found in the %zu lines classified\n", r->located.window.size());
   for (size_t i = 1; i < d.evidence.size(); ++i) std::printf("evidence     %s\n", d.evidence[i].substr(0, 200).c_str());
+  Json rec = Recovery(a, d);
+  std::string steps;
+  for (const auto& s : rec["steps"]) steps += (steps.empty() ? "" : " -> ") + s.get<std::string>();
+  std::printf("recovery     %s (%s)\n", steps.c_str(), rec["reason"].get<std::string>().c_str());
+  if (rec.contains("refused"))
+    for (const auto& r : rec["refused"]) std::printf("  refused    %s\n", r.get<std::string>().c_str());
   std::printf("located      %s, %d probes, %lld of %lld bytes read, %.1f ms\n",
               r->located.searched ? "binary search" : "whole log", r->located.probes,
               (long long)r->located.bytes_read, (long long)(*source)->size(), ms);
@@ -140,6 +171,13 @@ void AddDiagnoseCommand(CLI::App& app) {
   cmd->add_option("--backend", a->backend, "embedded | llm | cascade")->capture_default_str()
       ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
   cmd->add_flag("--offsets", a->offsets, "Report byte offsets instead of line numbers (skips counting lines)");
+  cmd->add_option("--job", a->job.job_id, "Job id, for the recovery plan and the audit record");
+  cmd->add_option("--node", a->job.node, "Node the failing rank ran on (needed to plan an isolation)");
+  cmd->add_option("--checkpoint", a->job.checkpoint, "Latest checkpoint to restart from");
+  cmd->add_option("--audit", a->audit, "Append the guarded recovery decisions to this JSONL audit log "
+                                       "(shadow mode: nothing is executed)");
+  cmd->add_flag("--execute", a->execute, "Leave shadow mode: run the plan through the guards against the "
+                                         "dry-run cluster (prints the calls it would make)");
   cmd->callback([a] { Diagnose(*a); });
 }
 

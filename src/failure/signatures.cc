@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 namespace schedmate {
 namespace {
@@ -82,7 +83,62 @@ Result<SignatureBase> SignatureBase::Parse(std::string_view tsv, std::string_vie
   if (base.signatures_.empty()) return InvalidArgument(std::string(source) + ": no signatures");
   std::stable_sort(base.signatures_.begin(), base.signatures_.end(),
                    [](const Signature& a, const Signature& b) { return a.weight > b.weight; });
+  base.BuildAutomaton();
   return base;
+}
+
+void SignatureBase::BuildAutomaton() {
+  std::map<std::string, int> ids;
+  for (Signature& s : signatures_) {
+    s.any_of_ids.clear();
+    for (const auto& terms : s.any_of) {
+      std::vector<int> alt;
+      for (const auto& t : terms) {
+        auto [it, added] = ids.emplace(t, static_cast<int>(terms_.size()));
+        if (added) terms_.push_back(t);
+        alt.push_back(it->second);
+      }
+      s.any_of_ids.push_back(std::move(alt));
+    }
+  }
+  // Trie.
+  goto_.assign(256, -1);
+  out_.assign(1, {});
+  for (size_t id = 0; id < terms_.size(); ++id) {
+    int state = 0;
+    for (unsigned char c : terms_[id]) {
+      int& next = goto_[static_cast<size_t>(state) * 256 + c];
+      if (next < 0) {
+        next = static_cast<int>(out_.size());
+        out_.emplace_back();
+        goto_.resize(goto_.size() + 256, -1);
+      }
+      state = goto_[static_cast<size_t>(state) * 256 + c];
+    }
+    out_[state].push_back(static_cast<int>(id));
+  }
+  // Suffix links by BFS; missing transitions become the fail state's.
+  std::vector<int> fail(out_.size(), 0);
+  std::vector<int> queue;
+  for (int c = 0; c < 256; ++c) {
+    int& next = goto_[c];
+    if (next < 0) next = 0;
+    else queue.push_back(next);
+  }
+  for (size_t head = 0; head < queue.size(); ++head) {
+    int state = queue[head];
+    for (int id : out_[fail[state]]) out_[state].push_back(id);
+    for (int c = 0; c < 256; ++c) {
+      int& next = goto_[static_cast<size_t>(state) * 256 + c];
+      int via_fail = goto_[static_cast<size_t>(fail[state]) * 256 + c];
+      if (next < 0) {
+        next = via_fail;
+      } else {
+        fail[next] = via_fail;
+        queue.push_back(next);
+      }
+    }
+  }
 }
 
 const SignatureBase& SignatureBase::Default() {
@@ -95,14 +151,22 @@ const SignatureBase& SignatureBase::Default() {
 }
 
 const Signature* SignatureBase::Match(std::string_view lower) const {
+  thread_local std::vector<uint8_t> seen;
+  seen.assign(terms_.size(), 0);
+  bool any = false;
+  int state = 0;
+  for (unsigned char c : lower) {
+    state = goto_[static_cast<size_t>(state) * 256 + c];
+    for (int id : out_[state]) {
+      seen[id] = 1;
+      any = true;
+    }
+  }
+  if (!any) return nullptr;
   for (const Signature& s : signatures_)
-    for (const auto& terms : s.any_of) {
+    for (const auto& alt : s.any_of_ids) {
       bool all = true;
-      for (const auto& t : terms)
-        if (lower.find(t) == std::string_view::npos) {
-          all = false;
-          break;
-        }
+      for (int id : alt) all = all && seen[id];
       if (all) return &s;
     }
   return nullptr;

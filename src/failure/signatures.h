@@ -5,6 +5,7 @@
 #ifndef SCHEDMATE_FAILURE_SIGNATURES_H_
 #define SCHEDMATE_FAILURE_SIGNATURES_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@ struct Signature {
   int weight = 0;
   // Alternatives; each is a list of lower-case terms that must all appear.
   std::vector<std::vector<std::string>> any_of;
+  std::vector<std::vector<int>> any_of_ids;  // the same terms as matcher ids
 };
 
 class SignatureBase {
@@ -34,12 +36,20 @@ class SignatureBase {
   static const SignatureBase& Default();
 
   // The highest-weight signature matching `lower` (a lower-cased line), or
-  // nullptr. Ties go to the earlier row.
+  // nullptr. Ties go to the earlier row. One pass over the line (an
+  // Aho-Corasick automaton over every term), then the alternatives.
   const Signature* Match(std::string_view lower) const;
   const std::vector<Signature>& signatures() const { return signatures_; }
 
  private:
+  void BuildAutomaton();
+
   std::vector<Signature> signatures_;  // sorted by weight, highest first
+  std::vector<std::string> terms_;
+  // Automaton: goto_[state * 256 + byte] → state; out_[state] → term ids
+  // ending there (including through suffix links).
+  std::vector<int32_t> goto_;
+  std::vector<std::vector<int>> out_;
 };
 
 std::string_view DefaultFailureSignatures();

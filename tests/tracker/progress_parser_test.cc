@@ -84,7 +84,9 @@ TEST(ProgressLine, TableOfFormats) {
     EXPECT_TRUE(Near(p.step_time_s, e.step_time)) << (p.step_time_s ? *p.step_time_s : -1);
     EXPECT_TRUE(Near(p.loss, e.loss)) << (p.loss ? *p.loss : -1);
     EXPECT_TRUE(Near(p.throughput, e.throughput)) << (p.throughput ? *p.throughput : -1);
-    if (e.unit) EXPECT_EQ(p.throughput_unit, e.unit);
+    if (e.unit) {
+      EXPECT_EQ(p.throughput_unit, e.unit);
+    }
   }
 }
 
