@@ -10,6 +10,8 @@
 
 #include "cli/commands.h"
 #include "core/json.h"
+#include "failure/evaluation.h"
+#include "loggen/failure_logs.h"
 #include "loggen/progress_logs.h"
 
 namespace schedmate {
@@ -62,6 +64,40 @@ void GenProgressLogs(const GenLogsArgs& a) {
   for (const auto& [name, n] : per_format) std::printf("  %-14s %d\n", name.c_str(), n);
 }
 
+struct GenFailureArgs {
+  std::string dataset, out;
+  int64_t before = 10000, after = 2000;
+  uint64_t seed = 1;
+};
+
+// Embeds each labelled excerpt of a failures dataset in a long log.
+void GenFailureLogs(const GenFailureArgs& a) {
+  auto cases = LoadFailureCases(a.dataset);
+  if (!cases.ok()) CommandFailed(cases.status());
+  std::ifstream in(a.dataset, std::ios::binary);
+  std::ofstream out(a.out, std::ios::binary);
+  if (!out) CommandFailed(InvalidArgument(a.out + ": cannot write"));
+  std::string row;
+  size_t bytes = 0, n = 0;
+  while (std::getline(in, row)) {
+    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto j = ParseJson(row, a.dataset);
+    if (!j.ok()) CommandFailed(j.status());
+    EmbedOptions o{a.before, a.after, a.seed + n};
+    int64_t root = 0;
+    (*j)["log"] = EmbedFailureExcerpt((*j)["log"].get<std::string>(), (*j)["root_cause_line_index"].get<int64_t>(), o, &root);
+    (*j)["root_cause_line_index"] = root;
+    (*j)["id"] = (*j)["id"].get<std::string>() + "-long";
+    std::string line = DumpJson(*j);
+    out << line << '\n';
+    bytes += line.size() + 1;
+    ++n;
+  }
+  if (!out.flush()) CommandFailed(Unavailable(a.out + ": write failed"));
+  std::printf("wrote %s: %zu logs, %lld lines before and %lld after each excerpt, %.1f MB\n", a.out.c_str(), n,
+              (long long)a.before, (long long)a.after, bytes / 1e6);
+}
+
 }  // namespace
 
 void AddGenLogsCommand(CLI::App& app) {
@@ -80,6 +116,19 @@ void AddGenLogsCommand(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
   p->add_option("--seed", a->seed, "Seed")->capture_default_str();
   p->callback([a] { GenProgressLogs(*a); });
+
+  auto f = std::make_shared<GenFailureArgs>();
+  CLI::App* fl = cmd->add_subcommand(
+      "failures",
+      "Long failed-job logs: each labelled excerpt of a failures dataset embedded after progress,\n"
+      "noise and interleaved ranks, followed by a cascade; the root-cause index is shifted.\n"
+      "Evaluate with `schedmate eval failures`.");
+  fl->add_option("--dataset", f->dataset, "Failures JSONL (e.g. ../shared/realdata/failures.jsonl)")->required();
+  fl->add_option("-o,--out", f->out, "Output JSONL file")->required();
+  fl->add_option("--before", f->before, "Lines before each excerpt")->capture_default_str()->check(CLI::Range(int64_t{0}, int64_t{100000000}));
+  fl->add_option("--after", f->after, "Cascade and noise lines after it")->capture_default_str()->check(CLI::Range(int64_t{0}, int64_t{100000000}));
+  fl->add_option("--seed", f->seed, "Seed")->capture_default_str();
+  fl->callback([f] { GenFailureLogs(*f); });
 }
 
 }  // namespace schedmate
