@@ -246,4 +246,48 @@ TEST_F(CliTest, GenLogsThenEvalTracker) {
   EXPECT_NE(b.err.find("bad.jsonl:1"), std::string::npos) << b.err;
 }
 
+TEST_F(CliTest, DiagnosePrintsTheContractFieldsAndAPlan) {
+  std::string log = Write("failed.log",
+                          "iter 10: loss 2.5000, time 812.50ms\n"
+                          "[rank3]: Traceback (most recent call last):\n"
+                          "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+                          "W0330 api.py:897] Sending process 155026 closing signal SIGTERM\n");
+  std::string audit = (dir_ / "audit.jsonl").string();
+  CmdResult r = Exec("diagnose " + log + " --json --node gpu-3 --job 17 --audit " + audit);
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["error_type"], "infrastructure");
+  EXPECT_EQ(j["faulty_component"], "gpu");
+  EXPECT_EQ(j["root_cause_line_index"], 2);
+  EXPECT_EQ(j["root_cause_line"], "RuntimeError: CUDA error: uncorrectable ECC error encountered");
+  EXPECT_TRUE(j.contains("confidence"));
+  EXPECT_TRUE(j["evidence"].is_array());
+  EXPECT_EQ(j["recovery"]["steps"][1], "isolate_node");
+  EXPECT_TRUE(j["recovery"]["shadow"].get<bool>());
+  EXPECT_TRUE(j["recovery"]["dry_run_calls"].empty());  // shadow: nothing executed
+  std::ifstream in(audit);
+  std::string first;
+  ASSERT_TRUE(std::getline(in, first));
+  EXPECT_EQ(nlohmann::json::parse(first)["job"], "17");
+  EXPECT_EQ(Exec("diagnose " + (dir_ / "absent.log").string()).code, 2);
+  CmdResult empty = Exec("diagnose " + Write("empty.log", "") + " --json");
+  ASSERT_EQ(empty.code, 0) << empty.err;
+  EXPECT_EQ(nlohmann::json::parse(empty.out)["error_type"], "unknown");
+}
+
+TEST_F(CliTest, EvalFailuresReportsMethodAndBaselines) {
+  std::string set = Write("f.jsonl",
+                          "{\"id\":\"a\",\"category\":\"user\",\"faulty_component\":null,\"root_cause_line_index\":1,"
+                          "\"log\":\"loading\\nValueError: bad config\\n\"}\n");
+  CmdResult r = Exec("eval failures --dataset " + set + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["locator"]["three_way_accuracy"].get<double>(), 1.0);
+  EXPECT_TRUE(j.contains("baseline_last_500_lines"));
+  EXPECT_TRUE(j.contains("baseline_no_locator"));
+  CmdResult bad = Exec("eval failures --dataset " + Write("bad.jsonl", "{\"id\":\"a\",\"category\":\"cosmic\",\"log\":\"\"}\n"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("bad.jsonl:1"), std::string::npos) << bad.err;
+}
+
 }  // namespace
