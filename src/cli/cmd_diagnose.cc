@@ -8,11 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "failure/diagnose.h"
 #include "failure/evaluation.h"
+#include "failure/llm_diagnosis.h"
 #include "failure/recovery.h"
+#include "failure/signatures.h"
 
 namespace schedmate {
 namespace {
@@ -26,6 +29,21 @@ struct DiagnoseArgs {
   JobContext job;
   std::string audit;
   bool execute = false;
+  LlmArgs llm;
+};
+
+// The backend choice; owns the client when one is needed.
+struct Backend {
+  std::unique_ptr<ChatClient> client;
+  DiagnosisChoice choice;
+  Backend(const std::string& name, const LlmArgs& llm) {
+    choice.backend = *ParseBackendKind(name);
+    choice.cascade_threshold = llm.cascade_threshold;
+    if (choice.backend != BackendKind::kEmbedded) {
+      client = std::make_unique<ChatClient>(MakeEndpoint(llm));
+      choice.client = client.get();
+    }
+  }
 };
 
 // Plans recovery; with --audit records the guarded decisions (shadow mode
@@ -49,8 +67,7 @@ Json Recovery(const DiagnoseArgs& a, const FailureDiagnosis& d) {
 }
 
 void Diagnose(const DiagnoseArgs& a) {
-  if (a.backend != "embedded")
-    CommandFailed(InvalidArgument("--backend " + a.backend + ": not available yet for diagnose (embedded only)"));
+  Backend backend(a.backend, a.llm);
   auto source = OpenFileSource(a.log);
   if (!source.ok()) CommandFailed(source.status());
   LocateOptions o;
@@ -59,11 +76,14 @@ void Diagnose(const DiagnoseArgs& a) {
   auto t0 = std::chrono::steady_clock::now();
   auto r = DiagnoseLog(**source, o);
   if (!r.ok()) CommandFailed(r.status());
+  std::string answered_by;
+  r->diagnosis = ChooseDiagnosis(r->located.window, r->diagnosis, backend.choice, &answered_by);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const FailureDiagnosis& d = r->diagnosis;
   if (a.json) {
     Json j = ToJson(d);
     j["signature"] = r->signature_id;
+    j["backend"] = answered_by;
     j["recovery"] = Recovery(a, d);
     j["locate"] = {{"searched", r->located.searched}, {"probes", r->located.probes},
                    {"bytes_read", r->located.bytes_read}, {"file_bytes", (*source)->size()},
@@ -73,6 +93,7 @@ void Diagnose(const DiagnoseArgs& a) {
   }
   std::printf("error type   %s", std::string(ErrorTypeName(d.error_type)).c_str());
   if (d.faulty_component) std::printf(" (%s)", d.faulty_component->c_str());
+  std::printf("\nbackend      %s", answered_by.c_str());
   std::printf("\nconfidence   %.2f%s\n", d.confidence, r->signature_id.empty() ? "" : ("  [" + r->signature_id + "]").c_str());
   if (d.root_cause_line_index)
     std::printf("root cause   line %lld: %s\n", (long long)*d.root_cause_line_index, d.root_cause_line->substr(0, 300).c_str());
@@ -93,6 +114,8 @@ void Diagnose(const DiagnoseArgs& a) {
 struct EvalFailuresArgs {
   std::string dataset;
   bool json = false, verbose = false;
+  std::string backend = "embedded";
+  LlmArgs llm;
 };
 
 Json ScoresJson(const FailureScores& s) {
@@ -108,9 +131,17 @@ Json ScoresJson(const FailureScores& s) {
 void EvalFailures(const EvalFailuresArgs& a) {
   auto cases = LoadFailureCases(a.dataset);
   if (!cases.ok()) CommandFailed(cases.status());
-  FailureMethod located = [](const std::string& log) {
+  Backend backend(a.backend, a.llm);
+  SignatureBase::Default();  // built once, outside the timed cases
+  int llm_answers = 0, cascade_calls = 0;
+  FailureMethod located = [&](const std::string& log) {
     auto r = DiagnoseLog(*StringSource(log));
-    return r.ok() ? r->diagnosis : FailureDiagnosis{};
+    if (!r.ok()) return FailureDiagnosis{};
+    cascade_calls += r->diagnosis.confidence < backend.choice.cascade_threshold;
+    std::string by;
+    FailureDiagnosis d = ChooseDiagnosis(r->located.window, r->diagnosis, backend.choice, &by);
+    llm_answers += by == "llm";
+    return d;
   };
   FailureMethod tail = [](const std::string& log) { return DiagnoseTail(log, 500); };
   FailureMethod last = [](const std::string& log) { return DiagnoseLastError(log); };
@@ -119,13 +150,16 @@ void EvalFailures(const EvalFailuresArgs& a) {
   FailureScores st = ScoreFailures(*cases, tail);
   FailureScores sl = ScoreFailures(*cases, last);
   if (a.json) {
-    Json j = {{"dataset", a.dataset}, {"backend", "embedded"}, {"locator", ScoresJson(s)},
+    Json j = {{"dataset", a.dataset}, {"backend", a.backend}, {"llm_answers", llm_answers},
+              {"cascade_llm_calls", cascade_calls}, {"locator", ScoresJson(s)},
               {"baseline_last_500_lines", ScoresJson(st)}, {"baseline_no_locator", ScoresJson(sl)}};
     std::printf("%s\n", DumpJson(j, 2).c_str());
     return;
   }
-  std::printf("Failure Handler on %s (%d cases, %d infrastructure; embedded backend)\n\n", a.dataset.c_str(), s.cases,
-              s.infra_cases);
+  std::printf("Failure Handler on %s (%d cases, %d infrastructure; %s backend, %d llm answers; a cascade at %.2f "
+              "would ask the LLM for %d)\n\n",
+              a.dataset.c_str(), s.cases, s.infra_cases, a.backend.c_str(), llm_answers, backend.choice.cascade_threshold,
+              cascade_calls);
   std::printf("%-26s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "method", "infra-P", "infra-R", "infra-F1", "infra-acc",
               "3-way", "component", "line=", "line±3", "ms/log");
   auto row = [&](const char* name, const FailureScores& x) {
@@ -168,8 +202,11 @@ void AddDiagnoseCommand(CLI::App& app) {
                 "confidence, evidence, signature, locate");
   cmd->add_option("--context", a->context, "Lines classified around the located failure")
       ->capture_default_str()->check(CLI::Range(10, 100000));
-  cmd->add_option("--backend", a->backend, "embedded | llm | cascade")->capture_default_str()
-      ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  cmd->add_option("--backend", a->backend,
+                  "embedded (knowledge base, default) | llm (OpenAI-compatible endpoint) | cascade (the LLM "
+                  "only below --cascade-threshold); an LLM failure falls back to embedded")
+      ->capture_default_str()->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  AddLlmOptions(cmd, &a->llm);
   cmd->add_flag("--offsets", a->offsets, "Report byte offsets instead of line numbers (skips counting lines)");
   cmd->add_option("--job", a->job.job_id, "Job id, for the recovery plan and the audit record");
   cmd->add_option("--node", a->job.node, "Node the failing rank ran on (needed to plan an isolation)");
@@ -190,6 +227,9 @@ void AddEvalFailuresCommand(CLI::App* eval) {
       ->required();
   cmd->add_flag("--json", a->json, "Print the metrics as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "List every case");
+  cmd->add_option("--backend", a->backend, "embedded | llm | cascade")->capture_default_str()
+      ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  AddLlmOptions(cmd, &a->llm);
   cmd->callback([a] { EvalFailures(*a); });
 }
 

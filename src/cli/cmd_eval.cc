@@ -111,6 +111,7 @@ void EvalTracker(const EvalTrackerArgs& a) {
     client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
     choice.client = client.get();
   }
+  LineClassifier::Default();  // built once, outside the timed cases
   int llm_answers = 0, fallbacks = 0, unsure = 0;
   ProgressExtractor extract = [&](const std::vector<std::string>& lines, ProgressScanStats* st) {
     ProgressScan scan(options);

@@ -65,13 +65,6 @@ std::optional<std::string> Grounding(const Json& a, const std::vector<std::pair<
 
 }  // namespace
 
-Result<TrackerBackend> ParseTrackerBackend(std::string_view name) {
-  if (name == "embedded") return TrackerBackend::kEmbedded;
-  if (name == "llm") return TrackerBackend::kLlm;
-  if (name == "cascade") return TrackerBackend::kCascade;
-  return InvalidArgument("unknown tracker backend '" + std::string(name) + "' (embedded, llm, cascade)");
-}
-
 const Json& ProgressAnswerSchema() {
   static const Json kSchema = Json::parse(R"({
     "type": "object", "additionalProperties": false,

@@ -12,13 +12,14 @@
 
 #include "core/facts.h"
 #include "core/json.h"
+#include "llm/backend.h"
 #include "llm/chat_client.h"
 #include "tracker/progress_scan.h"
 
 namespace schedmate {
 
-enum class TrackerBackend { kEmbedded, kLlm, kCascade };
-Result<TrackerBackend> ParseTrackerBackend(std::string_view name);
+using TrackerBackend = BackendKind;
+inline Result<TrackerBackend> ParseTrackerBackend(std::string_view name) { return ParseBackendKind(name); }
 
 // The answer schema: status, step, total_steps, step_time_s, throughput,
 // throughput_unit, loss (number, "nan" or null), line (the line used).
