@@ -115,6 +115,7 @@ struct EvalFailuresArgs {
   std::string dataset;
   bool json = false, verbose = false;
   std::string backend = "embedded";
+  int context = 200;
   LlmArgs llm;
 };
 
@@ -135,7 +136,9 @@ void EvalFailures(const EvalFailuresArgs& a) {
   SignatureBase::Default();  // built once, outside the timed cases
   int llm_answers = 0, cascade_calls = 0;
   FailureMethod located = [&](const std::string& log) {
-    auto r = DiagnoseLog(*StringSource(log));
+    LocateOptions o;
+    o.context_lines = a.context;  // 200 in the paper's module evaluation
+    auto r = DiagnoseLog(*StringSource(log), o);
     if (!r.ok()) return FailureDiagnosis{};
     cascade_calls += r->diagnosis.confidence < backend.choice.cascade_threshold;
     std::string by;
@@ -227,6 +230,9 @@ void AddEvalFailuresCommand(CLI::App* eval) {
       ->required();
   cmd->add_flag("--json", a->json, "Print the metrics as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "List every case");
+  cmd->add_option("--context", a->context, "Lines classified around the located failure (the paper's module "
+                                           "evaluation uses 200)")
+      ->capture_default_str()->check(CLI::Range(10, 100000));
   cmd->add_option("--backend", a->backend, "embedded | llm | cascade")->capture_default_str()
       ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
   AddLlmOptions(cmd, &a->llm);

@@ -39,12 +39,26 @@ bool IsContinuation(std::string_view next) {
   return i > 0 && i < next.size() && next[i] == '(';
 }
 
-// Source code echoed by a Python traceback: the line after `File "…", line
-// N` or a `raise …` statement. It names an error without being one.
+// Spaces after launcher prefixes ("[rank5]:     raise …" → 5).
+size_t IndentAfterPrefix(std::string_view s) {
+  while (!s.empty() && s.front() == '[') {
+    size_t close = s.find(']');
+    if (close == std::string_view::npos || close > 48) break;
+    s.remove_prefix(close + 1);
+    if (!s.empty() && s.front() == ':') s.remove_prefix(1);
+  }
+  size_t n = 0;
+  while (n < s.size() && (s[n] == ' ' || s[n] == '\t')) ++n;
+  return n;
+}
+
+// Source code echoed by a Python traceback: an indented line after
+// `File "…", line N`, or a `raise …` statement. It names an error without
+// being one. (The exception line itself is not indented.)
 bool IsTracebackCode(const LineWindow& w, size_t i) {
   std::string_view s = StripPrefixes(w[i].second);
   if (s.rfind("raise ", 0) == 0) return true;
-  if (i == 0) return false;
+  if (i == 0 || IndentAfterPrefix(w[i].second) < 2) return false;
   std::string_view prev = StripPrefixes(w[i - 1].second);
   return prev.rfind("File \"", 0) == 0 && prev.find("\", line ") != std::string_view::npos;
 }

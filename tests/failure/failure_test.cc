@@ -260,6 +260,18 @@ TEST(Recovery, AuditFileIsAppendOnly) {
   std::filesystem::remove(path);
 }
 
+TEST(Evaluation, OurHoldoutSetStaysAboveTheBar) {
+  auto cases = LoadFailureCases(std::string(SCHEDMATE_SOURCE_DIR) + "/data/failure_holdout.jsonl");
+  ASSERT_TRUE(cases.ok()) << cases.status().message();
+  FailureScores s = ScoreFailures(*cases, [](const std::string& log) {
+    auto r = DiagnoseLog(*StringSource(log));
+    return r.ok() ? r->diagnosis : FailureDiagnosis{};
+  });
+  EXPECT_GE(s.F1(), 0.85);
+  EXPECT_GE(double(s.three_way) / s.cases, 0.85);
+  EXPECT_GE(double(s.root_exact) / s.cases, 0.75);
+}
+
 TEST(Evaluation, RealDevelopmentSetMeetsTheBar) {
   std::string path = std::string(SCHEDMATE_SHARED_DIR) + "/realdata/failures.jsonl";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " absent: skipping the real-log evaluation";
