@@ -11,6 +11,7 @@ PACKAGES=(
   # llm/: OpenAI-compatible HTTP client. Debian builds cpp-httplib with
   # OpenSSL, zlib and brotli, so their headers are needed to include it.
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
+  libgit2-dev                # repo/: git revisions read without a checkout
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 

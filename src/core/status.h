@@ -84,6 +84,9 @@ inline Status Internal(std::string m) {
 inline Status Unimplemented(std::string m) {
   return {StatusCode::kUnimplemented, std::move(m)};
 }
+inline Status PermissionDenied(std::string m) {
+  return {StatusCode::kPermissionDenied, std::move(m)};
+}
 inline Status Unavailable(std::string m) {
   return {StatusCode::kUnavailable, std::move(m)};
 }

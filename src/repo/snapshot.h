@@ -1,0 +1,59 @@
+// A read-only view of a job's repository (DESIGN §1.1 step 1): a directory,
+// or a git commit read through libgit2 (blobs at the commit; no checkout).
+// Every path is checked: refused are empty or absolute paths, `..`, NUL
+// bytes, symlinks that leave the root (a git symlink is always refused),
+// and anything but regular files and directories (devices, FIFOs,
+// sockets). Reads are capped. The user's code is never executed.
+// Thread safety: a snapshot may be read from several threads.
+#ifndef SCHEDMATE_REPO_SNAPSHOT_H_
+#define SCHEDMATE_REPO_SNAPSHOT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+struct SnapshotEntry {
+  std::string path;  // relative, '/'-separated
+  int64_t size = 0;
+};
+
+struct WalkLimits {
+  int max_depth = 12;
+  int64_t max_visited = 200000;  // directory entries examined
+};
+
+struct WalkStats {
+  int64_t visited = 0;
+  int64_t refused = 0;   // symlinks out of the root, devices, FIFOs…
+  bool truncated = false;  // a limit was hit
+};
+
+class RepoSnapshot {
+ public:
+  virtual ~RepoSnapshot() = default;
+  // "dir:/abs/path" or "git:/abs/path@<commit>".
+  virtual std::string Describe() const = 0;
+  // Regular files under the root (`.git` excluded), in path order.
+  virtual Status Walk(const WalkLimits& limits, std::vector<SnapshotEntry>* out, WalkStats* stats) const = 0;
+  // Up to `max_bytes` of one file; *truncated says whether more exists.
+  virtual Result<std::string> Read(std::string_view path, size_t max_bytes, bool* truncated) const = 0;
+};
+
+// PermissionDenied for `..`, absolute paths, NUL bytes or an empty path.
+Status CheckRelativePath(std::string_view path);
+
+Result<std::unique_ptr<RepoSnapshot>> OpenDirectorySnapshot(const std::string& root);
+// `rev`: a commit id, branch, tag or "HEAD".
+Result<std::unique_ptr<RepoSnapshot>> OpenGitSnapshot(const std::string& repo, const std::string& rev);
+// A directory, or "PATH@REV" for a git revision.
+Result<std::unique_ptr<RepoSnapshot>> OpenSnapshot(const std::string& spec);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_REPO_SNAPSHOT_H_
