@@ -12,6 +12,8 @@ PACKAGES=(
   # OpenSSL, zlib and brotli, so their headers are needed to include it.
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libgit2-dev                # repo/: git revisions read without a checkout
+  libsqlite3-dev libhnswlib-dev  # history/: SQLite store, HNSW index
+  libhiredis-dev redis-server    # history/: Redis store (tests start a real server)
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 

@@ -1,0 +1,155 @@
+#include "history/sqlite_store.h"
+
+#include <sqlite3.h>
+
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+namespace schedmate {
+namespace {
+
+constexpr int kDbVersion = 1;
+
+class SqliteHistory : public HistoryStore {
+ public:
+  SqliteHistory(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteHistory() override { sqlite3_close_v2(db_); }
+  std::string Describe() const override { return "sqlite:" + path_; }
+
+  Status Put(const HistoryRecord& r) override {
+    sqlite3_stmt* st = nullptr;
+    const char* sql =
+        "INSERT OR REPLACE INTO records(job_id, completed_at, body, fingerprint, version) VALUES(?,?,?,?,?)";
+    if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return Error("prepare insert");
+    std::string body = DumpJson(RecordToJson(r));
+    sqlite3_bind_text(st, 1, r.job_id.c_str(), static_cast<int>(r.job_id.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, r.completed_at_s);
+    sqlite3_bind_text(st, 3, body.c_str(), static_cast<int>(body.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 4, r.fingerprint.data(), static_cast<int>(r.fingerprint.size() * sizeof(float)),
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 5, r.schema_version);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? Status::Ok() : Error("insert " + r.job_id);
+  }
+
+  Result<std::optional<HistoryRecord>> Get(const std::string& job_id) override {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, "SELECT body, fingerprint FROM records WHERE job_id = ?", -1, &st, nullptr) != SQLITE_OK)
+      return Error("prepare select");
+    sqlite3_bind_text(st, 1, job_id.c_str(), static_cast<int>(job_id.size()), SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+      sqlite3_finalize(st);
+      return std::optional<HistoryRecord>();
+    }
+    if (rc != SQLITE_ROW) {
+      sqlite3_finalize(st);
+      return Error("select " + job_id);
+    }
+    auto r = Row(st);
+    sqlite3_finalize(st);
+    if (!r.ok()) return r.status();
+    return std::optional<HistoryRecord>(std::move(*r));
+  }
+
+  Result<int64_t> Count() override {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM records", -1, &st, nullptr) != SQLITE_OK) return Error("count");
+    int64_t n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (n < 0) return Error("count");
+    return n;
+  }
+
+  Status ForEach(const std::function<Status(const HistoryRecord&)>& fn) override {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, "SELECT body, fingerprint FROM records ORDER BY completed_at, job_id", -1, &st,
+                           nullptr) != SQLITE_OK)
+      return Error("prepare scan");
+    Status out = Status::Ok();
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      auto r = Row(st);
+      if (!r.ok()) {
+        out = r.status();
+        break;
+      }
+      out = fn(*r);
+      if (!out.ok()) break;
+    }
+    if (out.ok() && rc != SQLITE_DONE) out = Error("scan");
+    sqlite3_finalize(st);
+    return out;
+  }
+
+ private:
+  Status Error(const std::string& what) const {
+    return Unavailable(path_ + ": " + what + ": " + sqlite3_errmsg(db_));
+  }
+
+  Result<HistoryRecord> Row(sqlite3_stmt* st) const {
+    const char* body = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    std::string where = path_ + ": record";
+    ASSIGN_OR_RETURN(Json j, ParseJson(body ? body : "", where));
+    ASSIGN_OR_RETURN(HistoryRecord r, RecordFromJson(j, where));
+    const void* blob = sqlite3_column_blob(st, 1);
+    int bytes = sqlite3_column_bytes(st, 1);
+    if (bytes % static_cast<int>(sizeof(float)) != 0) return DataLoss(where + " " + r.job_id + ": fingerprint size");
+    r.fingerprint.resize(static_cast<size_t>(bytes) / sizeof(float));
+    if (bytes > 0) std::memcpy(r.fingerprint.data(), blob, static_cast<size_t>(bytes));
+    return r;
+  }
+
+  sqlite3* db_;
+  std::string path_;
+};
+
+Status Exec(sqlite3* db, const char* sql, const std::string& path) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) return Status::Ok();
+  std::string m = path + ": " + (err ? err : "sqlite error");
+  sqlite3_free(err);
+  return Unavailable(m);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    std::string m = path + ": " + (db ? sqlite3_errmsg(db) : "cannot open");
+    sqlite3_close_v2(db);
+    return Unavailable(m);
+  }
+  auto fail = [&](Status s) -> Result<std::unique_ptr<HistoryStore>> {
+    sqlite3_close_v2(db);
+    return s;
+  };
+  sqlite3_busy_timeout(db, 5000);
+  // WAL + synchronous=NORMAL: a committed write survives the process being
+  // killed (it is in the OS); FULL would also survive power loss.
+  if (Status s = Exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path); !s.ok()) return fail(s);
+  sqlite3_stmt* st = nullptr;
+  int version = 0;
+  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    version = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  if (version > kDbVersion)
+    return fail(FailedPrecondition(path + ": history schema version " + std::to_string(version) +
+                                   " is newer than this build (" + std::to_string(kDbVersion) + ")"));
+  if (version == 0) {
+    Status s = Exec(db,
+                    "CREATE TABLE IF NOT EXISTS records(job_id TEXT PRIMARY KEY, completed_at INTEGER NOT NULL, "
+                    "body TEXT NOT NULL, fingerprint BLOB, version INTEGER NOT NULL);"
+                    "CREATE INDEX IF NOT EXISTS records_completed ON records(completed_at);"
+                    "PRAGMA user_version = 1;",
+                    path);
+    if (!s.ok()) return fail(s);
+  }
+  return std::unique_ptr<HistoryStore>(new SqliteHistory(db, path));
+}
+
+}  // namespace schedmate
