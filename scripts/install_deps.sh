@@ -14,6 +14,7 @@ PACKAGES=(
   libgit2-dev                # repo/: git revisions read without a checkout
   libsqlite3-dev libhnswlib-dev  # history/: SQLite store, HNSW index
   libhiredis-dev redis-server    # history/: Redis store (tests start a real server)
+  libtree-sitter-dev libyaml-cpp-dev libtomlplusplus-dev  # advisor/: Python, YAML, TOML parsing
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 
@@ -21,14 +22,33 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install_deps: all ${#PACKAGES[@]} packages present"
-  exit 0
-fi
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "install_deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install_deps: all ${#PACKAGES[@]} packages present"
+else
+  echo "install_deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The Python grammar for tree-sitter comes from the npm registry (Debian has
+# the runtime, not the grammar); 0.23.x matches Debian's ABI 14. It is
+# unpacked under .deps/ (not committed) and compiled by CMake.
+GRAMMAR_VERSION=0.23.6
+GRAMMAR_DIR="$(cd "$(dirname "$0")/.." && pwd)/.deps/tree-sitter-python-$GRAMMAR_VERSION"
+if [ ! -f "$GRAMMAR_DIR/src/parser.c" ]; then
+  if ! command -v npm >/dev/null; then
+    echo "install_deps: installing npm"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "tree-sitter-python@$GRAMMAR_VERSION" >/dev/null)
+  mkdir -p "$GRAMMAR_DIR"
+  tar xzf "$tmp"/tree-sitter-python-*.tgz -C "$GRAMMAR_DIR" --strip-components=1 package/src package/LICENSE
+  rm -rf "$tmp"
+  echo "install_deps: tree-sitter-python $GRAMMAR_VERSION in .deps/"
+fi
 echo "install_deps: done"

@@ -1,0 +1,59 @@
+// What the Advisor needs from a Python file, read with a real parser
+// (tree-sitter and its Python grammar), never by executing or importing it:
+// imports, calls with their literal arguments (`parser.add_argument("--lr",
+// type=float, default=3e-4)`, `AutoModel.from_pretrained("gpt2")`,
+// `TrainingArguments(per_device_train_batch_size=8)`), and simple
+// assignments (`BATCH_SIZE = 64`, `args.lr = 1e-4`).
+#ifndef SCHEDMATE_ADVISOR_PYTHON_SOURCE_H_
+#define SCHEDMATE_ADVISOR_PYTHON_SOURCE_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+struct PyValue {
+  enum class Kind { kString, kInt, kFloat, kBool, kNone, kName, kOther };
+  Kind kind = Kind::kOther;
+  std::string text;  // string contents (unquoted), number text, or dotted name / source text
+};
+
+struct PyCall {
+  std::string callee;  // dotted: "parser.add_argument", "timm.create_model"
+  std::vector<PyValue> args;
+  std::vector<std::pair<std::string, PyValue>> kwargs;
+  int line = 0;  // 1-based
+  const PyValue* Kwarg(std::string_view name) const;
+};
+
+struct PyAssign {
+  std::string target;  // dotted: "BATCH_SIZE", "config.lr", "args.batch_size"
+  PyValue value;
+  int line = 0;
+};
+
+struct PyImport {
+  std::string module;  // "transformers", ".model" for relative imports
+  std::vector<std::string> names;  // imported names (empty for `import x`)
+  int line = 0;
+};
+
+struct PythonFacts {
+  std::vector<PyImport> imports;
+  std::vector<PyCall> calls;
+  std::vector<PyAssign> assigns;
+  bool has_syntax_errors = false;
+};
+
+// Parses `source` (capped by the caller). Never fails on bad Python: the
+// parts tree-sitter could parse are returned and has_syntax_errors is set.
+PythonFacts ParsePython(std::string_view source);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_ADVISOR_PYTHON_SOURCE_H_
