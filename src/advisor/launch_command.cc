@@ -1,0 +1,303 @@
+#include "advisor/launch_command.h"
+
+#include <cstdlib>
+
+namespace schedmate {
+namespace {
+
+bool IsPython(std::string_view w) {
+  size_t slash = w.rfind('/');
+  std::string_view base = slash == std::string_view::npos ? w : w.substr(slash + 1);
+  return base == "python" || base == "python3" || (base.rfind("python3.", 0) == 0);
+}
+
+bool IsEnvAssignment(std::string_view w) {
+  size_t eq = w.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  for (size_t i = 0; i < eq; ++i) {
+    char c = w[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return !(w[0] >= '0' && w[0] <= '9');
+}
+
+std::optional<int> ToInt(std::string_view s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9') return std::nullopt;
+  return std::atoi(std::string(s).c_str());
+}
+
+// Launcher options that take a value (so the value is not the script).
+bool TakesValue(std::string_view launcher, std::string_view opt) {
+  if (opt.find('=') != std::string_view::npos) return false;
+  static constexpr std::string_view kValued[] = {
+      "--nproc_per_node", "--nproc-per-node", "--nnodes", "--node_rank", "--node-rank", "--master_addr",
+      "--master-addr", "--master_port", "--master-port", "--rdzv_endpoint", "--rdzv-endpoint", "--rdzv_backend",
+      "--rdzv-backend", "--rdzv_id", "--rdzv-id", "--max_restarts", "--max-restarts", "--num_gpus", "--num-gpus",
+      "--num_nodes", "--num-nodes", "--hostfile", "--include", "--exclude", "--master_addr", "--launcher",
+      "--num_processes", "--num-processes", "--num_machines", "--num-machines", "--config_file", "--config-file",
+      "--mixed_precision", "--mixed-precision", "--machine_rank", "--main_process_ip", "--main_process_port",
+      "--gpu_ids", "-n", "-N", "-np", "--ntasks", "--ntasks-per-node", "--gres", "--gpus", "--gpus-per-node",
+      "-p", "--partition", "-t", "--time", "--cpus-per-task", "-c", "--mem", "--job-name", "-J", "-o", "-e",
+      "--log_dir", "--log-dir", "--role", "--standalone_port", "--deepspeed_config"};
+  (void)launcher;
+  for (auto v : kValued)
+    if (opt == v) return true;
+  return false;
+}
+
+void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
+  auto n = ToInt(value);
+  if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
+       key == "--num_processes" || key == "--num-processes" || key == "-np" || key == "-n" ||
+       key == "--ntasks-per-node" || key == "--gpus-per-node") && n)
+    s->nproc_per_node = *n;
+  if ((key == "--nnodes" || key == "--num_nodes" || key == "--num-nodes" || key == "--num_machines" ||
+       key == "--num-machines" || key == "-N") && n)
+    s->nnodes = *n;
+  if (key == "--config_file" || key == "--config-file") s->config_file = std::string(value);
+}
+
+bool LooksNegativeNumber(std::string_view w) {
+  return w.size() > 1 && w[0] == '-' && ((w[1] >= '0' && w[1] <= '9') || w[1] == '.');
+}
+
+void ParseArgs(LaunchSpec* s) {
+  const auto& a = s->args;
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string_view w = a[i];
+    if (w.rfind("--", 0) == 0 || (w.size() == 2 && w[0] == '-')) {
+      std::string_view body = w.substr(w[1] == '-' ? 2 : 1);
+      size_t eq = body.find('=');
+      std::string key(body.substr(0, eq));
+      std::string value;
+      if (eq != std::string_view::npos) value = std::string(body.substr(eq + 1));
+      else if (i + 1 < a.size() && (a[i + 1].empty() || a[i + 1][0] != '-' || LooksNegativeNumber(a[i + 1])))
+        value = a[++i];
+      else value = "true";
+      for (char& c : key)
+        if (c == '-') c = '_';
+      if (key == "config" || key == "config_file" || key == "cfg" || key == "c" || key == "config_path" ||
+          key == "config_name")
+        if (s->config_file.empty()) s->config_file = value;
+      s->overrides.emplace_back(key, value);
+    } else if (size_t eq = w.find('='); eq != std::string_view::npos && eq > 0) {
+      std::string_view key = w.substr(0, eq);
+      while (!key.empty() && (key[0] == '+' || key[0] == '~')) key.remove_prefix(1);
+      s->overrides.emplace_back(std::string(key), std::string(w.substr(eq + 1)));
+    }
+  }
+}
+
+Result<LaunchSpec> ParseOne(const std::vector<std::string>& words) {
+  LaunchSpec s;
+  size_t i = 0;
+  while (i < words.size() && IsEnvAssignment(words[i])) {
+    size_t eq = words[i].find('=');
+    s.env.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
+    ++i;
+  }
+  // Wrappers that run a command: env, nohup, time, srun/mpirun with their options.
+  while (i < words.size()) {
+    std::string_view w = words[i];
+    if (w == "env" || w == "nohup" || w == "time" || w == "exec" || w == "stdbuf") {
+      ++i;
+      while (i < words.size() && (IsEnvAssignment(words[i]) || words[i][0] == '-')) ++i;
+      continue;
+    }
+    if (w == "srun" || w == "mpirun" || w == "mpiexec") {
+      s.launcher = std::string(w);
+      ++i;
+      while (i < words.size() && words[i][0] == '-') {
+        std::string opt = words[i];
+        size_t eq = opt.find('=');
+        if (eq != std::string::npos) ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
+        else if (TakesValue(w, opt) && i + 1 < words.size()) {
+          ReadOption(&s, opt, words[i + 1]);
+          ++i;
+        }
+        ++i;
+      }
+      continue;
+    }
+    break;
+  }
+  if (i >= words.size()) return InvalidArgument("no command");
+  std::string_view head = words[i];
+  auto take_entry = [&](size_t j) -> Status {
+    if (j >= words.size()) return InvalidArgument("the launcher is given no script");
+    std::string_view e = words[j];
+    if (e == "-m") {
+      if (j + 1 >= words.size()) return InvalidArgument("-m without a module");
+      s.entry_kind = LaunchSpec::Entry::kModule;
+      s.entry = words[j + 1];
+      s.args.assign(words.begin() + static_cast<long>(j + 2), words.end());
+    } else {
+      s.entry_kind = LaunchSpec::Entry::kScript;
+      s.entry = std::string(e);
+      s.args.assign(words.begin() + static_cast<long>(j + 1), words.end());
+    }
+    return Status::Ok();
+  };
+  auto skip_options = [&](size_t j, std::string_view launcher) {
+    while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") {
+      std::string opt = words[j];
+      size_t eq = opt.find('=');
+      if (eq != std::string::npos) {
+        ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
+      } else if (TakesValue(launcher, opt) && j + 1 < words.size()) {
+        ReadOption(&s, opt, words[j + 1]);
+        ++j;
+      } else if (opt == "--standalone") {
+        s.nnodes = 1;
+      }
+      ++j;
+    }
+    return j;
+  };
+  if (IsPython(head)) {
+    size_t j = i + 1;
+    while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") ++j;  // -u, -O
+    // python -m torch.distributed.run/launch → torchrun
+    if (j + 1 < words.size() && words[j] == "-m" &&
+        (words[j + 1] == "torch.distributed.run" || words[j + 1] == "torch.distributed.launch")) {
+      if (s.launcher.empty()) s.launcher = "torchrun";
+      RETURN_IF_ERROR(take_entry(skip_options(j + 2, "torchrun")));
+    } else {
+      if (s.launcher.empty()) s.launcher = "python";
+      RETURN_IF_ERROR(take_entry(j));
+    }
+  } else if (head == "torchrun" || head == "deepspeed") {
+    if (s.launcher.empty() || s.launcher == "srun" || s.launcher == "mpirun") s.launcher = std::string(head);
+    RETURN_IF_ERROR(take_entry(skip_options(i + 1, head)));
+  } else if (head == "accelerate" && i + 1 < words.size() && words[i + 1] == "launch") {
+    s.launcher = "accelerate";
+    size_t j = skip_options(i + 2, "accelerate");
+    RETURN_IF_ERROR(take_entry(j));
+  } else if (head == "bash" || head == "sh" || (head.size() > 3 && head.substr(head.size() - 3) == ".sh")) {
+    s.launcher = head == "bash" || head == "sh" ? std::string(head) : "bash";
+    size_t j = head == "bash" || head == "sh" ? i + 1 : i;
+    while (j < words.size() && words[j][0] == '-') ++j;
+    if (j >= words.size()) return InvalidArgument("a shell with no script");
+    s.entry_kind = LaunchSpec::Entry::kShell;
+    s.entry = words[j];
+    if (s.entry.rfind("./", 0) == 0) s.entry = s.entry.substr(2);
+    s.args.assign(words.begin() + static_cast<long>(j + 1), words.end());
+  } else {
+    return InvalidArgument("'" + std::string(head) + "' does not launch Python");
+  }
+  if (s.entry.rfind("./", 0) == 0) s.entry = s.entry.substr(2);
+  ParseArgs(&s);
+  return s;
+}
+
+}  // namespace
+
+const std::string* LaunchSpec::Override(std::string_view key) const {
+  const std::string* found = nullptr;
+  for (const auto& [k, v] : overrides)
+    if (k == key) found = &v;  // the last one wins, as in argparse and Hydra
+  return found;
+}
+
+Result<std::vector<std::string>> ShellSplit(std::string_view cmd) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool in_word = false;
+  char quote = 0;
+  for (size_t i = 0; i < cmd.size(); ++i) {
+    char c = cmd[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < cmd.size()) cur += cmd[++i];
+      else cur += c;
+      continue;
+    }
+    if (c == '\\' && i + 1 < cmd.size()) {
+      if (cmd[i + 1] == '\n') {
+        ++i;
+        continue;
+      }
+      cur += cmd[++i];
+      in_word = true;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(cur));
+      cur.clear();
+      in_word = false;
+      continue;
+    }
+    if (c == ';' || c == '&' || c == '|') {  // command separators become their own words
+      if (in_word) words.push_back(std::move(cur));
+      cur.clear();
+      in_word = false;
+      std::string sep(1, c);
+      if (i + 1 < cmd.size() && cmd[i + 1] == c) sep += cmd[++i];
+      words.push_back(sep);
+      continue;
+    }
+    cur += c;
+    in_word = true;
+  }
+  if (quote) return InvalidArgument("unterminated quote in the command");
+  if (in_word) words.push_back(std::move(cur));
+  return words;
+}
+
+Result<LaunchSpec> ParseLaunchCommand(std::string_view command) {
+  ASSIGN_OR_RETURN(std::vector<std::string> words, ShellSplit(command));
+  std::vector<std::string> part;
+  Status last = InvalidArgument("empty command");
+  auto flush = [&]() -> std::optional<LaunchSpec> {
+    if (part.empty()) return std::nullopt;
+    auto r = ParseOne(part);
+    part.clear();
+    if (r.ok()) return std::move(*r);
+    last = r.status();
+    return std::nullopt;
+  };
+  for (const auto& w : words) {
+    if (w == "&&" || w == ";" || w == "||" || w == "|" || w == "&") {
+      if (auto s = flush()) return std::move(*s);
+      continue;
+    }
+    part.push_back(w);
+  }
+  if (auto s = flush()) return std::move(*s);
+  return last;
+}
+
+std::optional<std::string> FindLaunchInShellScript(std::string_view script) {
+  std::string logical;
+  std::vector<std::string> lines;
+  size_t pos = 0;
+  while (pos <= script.size()) {
+    size_t nl = script.find('\n', pos);
+    std::string_view line = script.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (!line.empty() && line.back() == '\\') {
+      logical += std::string(line.substr(0, line.size() - 1)) + " ";
+    } else {
+      logical += std::string(line);
+      lines.push_back(std::move(logical));
+      logical.clear();
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  for (const auto& l : lines) {
+    size_t first = l.find_first_not_of(" \t");
+    if (first == std::string::npos || l[first] == '#') continue;
+    auto spec = ParseLaunchCommand(l);
+    if (spec.ok() && spec->entry_kind != LaunchSpec::Entry::kShell) return l.substr(first);
+  }
+  return std::nullopt;
+}
+
+}  // namespace schedmate
