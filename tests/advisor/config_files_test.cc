@@ -43,7 +43,7 @@ TEST(ConfigFiles, JsonAndToml) {
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->Find("model.name")->value, "llama-3-8b");
   EXPECT_EQ(t->Find("model.layers")->line, 3);
-  EXPECT_EQ(t->Find("training.lr")->value, "0.0002");
+  EXPECT_DOUBLE_EQ(std::stod(t->Find("training.lr")->value), 0.0002);  // shortest form: "2e-04"
 }
 
 TEST(ConfigFiles, BrokenFilesNameFileAndLine) {
