@@ -1,0 +1,148 @@
+// The embedded extractor on small repositories in the styles users write:
+// HF Trainer with argparse and CLI overrides, Hydra with config groups and
+// an experiment override, a shell wrapper with a YAML config, defaults in an
+// imported dataclass.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "advisor/metadata_extractor.h"
+#include "repo/snapshot.h"
+
+namespace schedmate {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Repo {
+ public:
+  explicit Repo(const std::string& name)
+      : root_(fs::path(testing::TempDir()) / (name + std::to_string(getpid()))) {
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  ~Repo() { fs::remove_all(root_); }
+  Repo& File(const std::string& rel, const std::string& text) {
+    fs::create_directories((root_ / rel).parent_path());
+    std::ofstream(root_ / rel) << text;
+    return *this;
+  }
+  WorkloadMetadata Extract(const std::string& cmd) {
+    auto snap = OpenDirectorySnapshot(root_.string());
+    EXPECT_TRUE(snap.ok());
+    auto md = ExtractMetadata(**snap, cmd);
+    EXPECT_TRUE(md.ok()) << md.status().message();
+    return md.ok() ? *md : WorkloadMetadata{};
+  }
+  const FieldSource* Source(const WorkloadMetadata& md, const std::string& field) {
+    for (const auto& s : md.sources)
+      if (s.field == field) return &s;
+    return nullptr;
+  }
+
+ private:
+  fs::path root_;
+};
+
+TEST(MetadataExtractor, HfTrainerArgparseAndOverrides) {
+  Repo r("hf");
+  r.File("train.py", R"(import argparse
+from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+from datasets import load_dataset
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--model_name_or_path", default="meta-llama/Meta-Llama-3-8B")
+    p.add_argument("--batch_size", type=int, default=8)
+    p.add_argument("--max_steps", type=int, default=1000)
+    p.add_argument("--lr", type=float, default=2e-5)
+    args = p.parse_args()
+    tok = AutoTokenizer.from_pretrained("some/tokenizer")
+    model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path)
+    ds = load_dataset("tatsu-lab/alpaca")
+    targs = TrainingArguments(output_dir="out", per_device_train_batch_size=args.batch_size,
+                              max_steps=args.max_steps, learning_rate=args.lr, bf16=True)
+    from peft import LoraConfig, get_peft_model
+    model = get_peft_model(model, LoraConfig(r=8))
+)");
+  WorkloadMetadata md = r.Extract("torchrun --nproc_per_node 8 --nnodes 2 train.py --max_steps 5000 --batch_size 16");
+  EXPECT_EQ(md.model_name, "meta-llama/Meta-Llama-3-8B");
+  EXPECT_EQ(md.model_type, "llm-sft");
+  EXPECT_EQ(md.dataset, "tatsu-lab/alpaca");
+  EXPECT_EQ(md.training_iterations, 5000);
+  EXPECT_EQ(md.iteration_type, "step");
+  EXPECT_EQ(md.batch_size, 16);
+  EXPECT_DOUBLE_EQ(*md.learning_rate, 2e-5);
+  EXPECT_EQ(md.hardware.num_gpus, 16);
+  EXPECT_EQ(md.precision, "bf16");
+  EXPECT_EQ(md.framework, "transformers");
+  EXPECT_EQ(md.launcher, "torchrun");
+  const FieldSource* bs = r.Source(md, "batch_size");
+  ASSERT_NE(bs, nullptr);
+  EXPECT_EQ(bs->file, "<command>");
+  const FieldSource* model = r.Source(md, "model_name");
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->file, "train.py");
+  EXPECT_EQ(model->line, 7);
+}
+
+TEST(MetadataExtractor, HydraGroupsAndExperimentOverride) {
+  Repo r("hydra");
+  r.File("src/pkg/train.py", R"(import hydra
+import torch
+@hydra.main(config_path="../../conf", config_name="config", version_base=None)
+def main(cfg):
+    pass
+)")
+      .File("conf/config.yaml", "defaults:\n  - model: gpt2-small\n  - data: pile\n  - _self_\ntrainer:\n  max_steps: 10000\nbatch_size: 32\n")
+      .File("conf/model/gpt2-small.yaml", "name: gpt2-small\nd_model: 768\nn_layer: 12\nblock_size: 1024\n")
+      .File("conf/model/gpt2-large.yaml", "name: gpt2-large\nd_model: 1280\nn_layer: 36\n")
+      .File("conf/data/pile.yaml", "name: the_pile\nnum_workers: 8\n")
+      .File("conf/experiment/big.yaml", "# @package _global_\nmodel:\n  d_model: 2048\nbatch_size: 64\n");
+  WorkloadMetadata md = r.Extract("python -m pkg.train experiment=big trainer.max_steps=20000");
+  EXPECT_EQ(md.model_name, "gpt2-small");
+  EXPECT_EQ(md.model_type, "llm-pretrain");
+  EXPECT_EQ(md.dataset, "the_pile");
+  EXPECT_EQ(md.training_iterations, 20000);
+  EXPECT_EQ(md.d_model, 2048);
+  EXPECT_EQ(md.num_layers, 12);
+  EXPECT_EQ(md.seq_len, 1024);
+  EXPECT_EQ(md.batch_size, 64);
+  EXPECT_EQ(md.num_workers, 8);
+  EXPECT_EQ(md.framework, "pytorch");
+}
+
+TEST(MetadataExtractor, ShellWrapperYamlAndImportedDefaults) {
+  Repo r("wrap");
+  r.File("scripts/run.sh", "#!/bin/bash\nset -e\nexport OMP_NUM_THREADS=8\npython train.py \\\n  --config configs/resnet.yaml\n")
+      .File("train.py", "import lightning as L\nimport timm\nfrom settings import TrainConfig\nmodel = timm.create_model(cfg.arch)\n")
+      .File("settings.py", "from dataclasses import dataclass\n@dataclass\nclass TrainConfig:\n    batch_size: int = 128\n    lr: float = 0.1\n    num_workers: int = 16\n")
+      .File("configs/resnet.yaml", "model:\n  arch: resnet50\ndata:\n  dataset: imagenet-1k\ntrainer:\n  max_epochs: 90\n  devices: 4\nbatch_size: 256\n");
+  WorkloadMetadata md = r.Extract("bash scripts/run.sh");
+  EXPECT_EQ(md.model_name, "resnet50");
+  EXPECT_EQ(md.model_type, "image-classification");
+  EXPECT_EQ(md.dataset, "imagenet-1k");
+  EXPECT_EQ(md.training_iterations, 90);
+  EXPECT_EQ(md.iteration_type, "epoch");
+  EXPECT_EQ(md.batch_size, 256);           // config over the imported default
+  EXPECT_DOUBLE_EQ(*md.learning_rate, 0.1);  // only the imported default names it
+  EXPECT_EQ(md.num_workers, 16);
+  EXPECT_EQ(md.hardware.num_gpus, 4);
+  EXPECT_EQ(md.framework, "lightning");
+  EXPECT_EQ(md.launcher, "python");
+}
+
+TEST(MetadataExtractor, FailsCleanlyWithoutAnEntryPoint) {
+  Repo r("none");
+  r.File("README.md", "nothing here\n");
+  auto snap = OpenDirectorySnapshot(testing::TempDir() + "/none" + std::to_string(getpid()));
+  ASSERT_TRUE(snap.ok());
+  EXPECT_FALSE(ExtractMetadata(**snap, "python train.py").ok());
+  EXPECT_FALSE(ExtractMetadata(**snap, "make all").ok());
+}
+
+}  // namespace
+}  // namespace schedmate
