@@ -1,0 +1,50 @@
+// The Scheduling Advisor's answer for one job (DESIGN §1.1 steps 3–4):
+// fingerprint the extracted metadata, retrieve similar finished jobs "as
+// of" the job's submit time, and estimate its duration and utilisation from
+// them — with the matched ids, scores and spread — or fall back.
+//
+// Fingerprint: a canonical rendering of the metadata (model, task, dataset,
+// iterations, batch, GPUs, architecture, precision, framework, launcher —
+// never the job name or output paths, so a renamed copy matches) embedded by
+// the hashed n-gram embedder; model and dataset are repeated to weigh most.
+// A match needs cosine >= min_score and, where both sides state them, the
+// same model and dataset: a same-named project with another model or data is
+// not the same workload. The estimate is the mean of the matches weighted by
+// end reason (a failure says little about a normal duration; a timeout is a
+// lower bound) and optional time decay. No match, or a spread above
+// max_spread → `fallback`, and the caller keeps its own estimator.
+#ifndef SCHEDMATE_ADVISOR_ADVISOR_H_
+#define SCHEDMATE_ADVISOR_ADVISOR_H_
+
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "history/record.h"
+#include "history/store.h"
+#include "history/vector_index.h"
+
+namespace schedmate {
+
+inline constexpr int kFingerprintDimension = 256;
+
+std::string CanonicalRendering(const WorkloadMetadata& md);
+std::vector<float> Fingerprint(const WorkloadMetadata& md);
+
+struct EstimateOptions {
+  size_t k = 3;                 // SJF uses 3
+  float min_score = 0.80f;
+  double max_spread = 1.0;      // (max − min) / mean of matched durations
+  int64_t half_life_s = 0;      // time decay; 0 = off
+};
+
+// `as_of_s`: the querying job's submit time; only records completed before it count.
+DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorIndex& index, HistoryStore& store,
+                                     int64_t as_of_s, const EstimateOptions& options = {});
+
+// The weight of a record's duration by how the job ended.
+double EndReasonWeight(EndReason r);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_ADVISOR_ADVISOR_H_

@@ -1,0 +1,108 @@
+// Estimation from history: renamed copies match, a same-named project with
+// another model does not, the future is invisible, failures weigh little,
+// and a wide spread falls back.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "advisor/advisor.h"
+#include "core/facts_json.h"
+#include "core/json.h"
+#include "history/sqlite_store.h"
+
+#include <nlohmann/json.hpp>
+
+namespace schedmate {
+namespace {
+
+WorkloadMetadata Md(const std::string& model, const std::string& data, int64_t steps = 10000) {
+  WorkloadMetadata md;
+  md.model_name = model;
+  md.model_type = "llm-pretrain";
+  md.dataset = data;
+  md.training_iterations = steps;
+  md.iteration_type = "step";
+  md.batch_size = 64;
+  md.hardware.num_gpus = 8;
+  md.framework = "pytorch";
+  md.launcher = "torchrun";
+  return md;
+}
+
+struct Fixture {
+  std::string path = testing::TempDir() + "/adv" + std::to_string(getpid()) + ".db";
+  std::unique_ptr<HistoryStore> store;
+  VectorIndex index{[] {
+    VectorIndexOptions o;
+    o.dimension = kFingerprintDimension;
+    return o;
+  }()};
+  Fixture() {
+    std::filesystem::remove(path);
+    auto opened = OpenSqliteHistory(path);
+    store = std::move(opened).value();
+  }
+  ~Fixture() { std::filesystem::remove(path); }
+  void Add(const std::string& id, const WorkloadMetadata& md, int64_t duration, int64_t completed,
+           EndReason reason = EndReason::kCompleted) {
+    HistoryRecord r;
+    r.job_id = id;
+    r.duration_s = duration;
+    r.completed_at_s = completed;
+    r.end_reason = reason;
+    r.sm_util = 0.6;
+    r.metadata_json = DumpJson(ToJson(md));
+    r.fingerprint = Fingerprint(md);
+    ASSERT_TRUE(store->Put(r).ok());
+    ASSERT_TRUE(index.Add(id, r.fingerprint, completed).ok());
+  }
+};
+
+TEST(Advisor, RenamedCopyMatchesOtherModelDoesNot) {
+  Fixture f;
+  f.Add("orig", Md("gpt2-small", "openwebtext"), 3600, 100);
+  DurationEstimate copy = EstimateFromHistory(Md("gpt2-small", "openwebtext"), f.index, *f.store, 1000);
+  ASSERT_EQ(copy.method, DurationEstimate::Method::kHistory) << copy.fallback_reason;
+  EXPECT_DOUBLE_EQ(*copy.duration_s, 3600);
+  EXPECT_NEAR(*copy.sm_util, 0.6, 1e-9);
+  ASSERT_EQ(copy.matches.size(), 1u);
+  EXPECT_EQ(copy.matches[0].job_id, "orig");
+  EXPECT_GT(copy.matches[0].score, 0.99);
+  DurationEstimate other = EstimateFromHistory(Md("llama-3-8b", "openwebtext"), f.index, *f.store, 1000);
+  EXPECT_EQ(other.method, DurationEstimate::Method::kFallback);
+  DurationEstimate data = EstimateFromHistory(Md("gpt2-small", "the_pile"), f.index, *f.store, 1000);
+  EXPECT_EQ(data.method, DurationEstimate::Method::kFallback);
+}
+
+TEST(Advisor, AsOfWeightsAndSpread) {
+  Fixture f;
+  f.Add("early-fail", Md("gpt2-small", "owt"), 60, 100, EndReason::kFailedUser);
+  f.Add("done", Md("gpt2-small", "owt"), 3600, 200);
+  f.Add("future", Md("gpt2-small", "owt"), 99999, 5000);
+  EstimateOptions o;
+  o.max_spread = 2.0;
+  DurationEstimate e = EstimateFromHistory(Md("gpt2-small", "owt"), f.index, *f.store, 1000, o);
+  ASSERT_EQ(e.method, DurationEstimate::Method::kHistory);
+  for (const auto& m : e.matches) EXPECT_NE(m.job_id, "future");
+  EXPECT_GT(*e.duration_s, 3000);  // the early failure weighs 0.1
+  DurationEstimate before = EstimateFromHistory(Md("gpt2-small", "owt"), f.index, *f.store, 50);
+  EXPECT_EQ(before.method, DurationEstimate::Method::kFallback);  // nothing had finished yet
+  o.max_spread = 0.5;
+  DurationEstimate wide = EstimateFromHistory(Md("gpt2-small", "owt"), f.index, *f.store, 1000, o);
+  EXPECT_EQ(wide.method, DurationEstimate::Method::kFallback);
+  EXPECT_EQ(wide.fallback_reason, "matched durations spread too wide");
+}
+
+TEST(Advisor, RenderingIgnoresNamesAndPaths) {
+  WorkloadMetadata a = Md("gpt2", "owt");
+  WorkloadMetadata b = a;
+  b.files_read = {"other/train.py"};
+  b.sources = {{"model_name", "x.py", 3}};
+  EXPECT_EQ(CanonicalRendering(a), CanonicalRendering(b));
+  EXPECT_NE(CanonicalRendering(a), CanonicalRendering(Md("gpt2", "owt", 20000)));
+}
+
+}  // namespace
+}  // namespace schedmate
