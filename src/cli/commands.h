@@ -18,6 +18,7 @@ void AddEvalCommand(CLI::App& app);
 void AddTrackCommand(CLI::App& app);
 void AddGenLogsCommand(CLI::App& app);
 void AddDiagnoseCommand(CLI::App& app);
+void AddAdviseCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   schedmate::AddPoliciesCommand(app);
   schedmate::AddTrackCommand(app);
   schedmate::AddDiagnoseCommand(app);
+  schedmate::AddAdviseCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   try {

@@ -290,4 +290,37 @@ TEST_F(CliTest, EvalFailuresReportsMethodAndBaselines) {
   EXPECT_NE(bad.err.find("bad.jsonl:1"), std::string::npos) << bad.err;
 }
 
+TEST_F(CliTest, HistoryAddThenAdviseMatchesARenamedCopy) {
+  std::string train =
+      "import argparse\nfrom datasets import load_dataset\np = argparse.ArgumentParser()\n"
+      "p.add_argument('--model', default='resnet50')\np.add_argument('--epochs', type=int, default=90)\n"
+      "p.add_argument('--batch_size', type=int, default=256)\nds = load_dataset('imagenet-1k')\n";
+  fs::create_directories(dir_ / "orig");
+  fs::create_directories(dir_ / "copy");
+  Write("orig/train.py", train);
+  Write("copy/main.py", train);
+  std::string db = (dir_ / "h.db").string();
+  CmdResult add = Exec("history --history " + db + " add --job j1 --repo " + (dir_ / "orig").string() +
+                       " --cmd 'python train.py' --duration 3600 --sm-util 0.5 --completed-at 100");
+  ASSERT_EQ(add.code, 0) << add.err;
+  CmdResult r = Exec("advise " + (dir_ / "copy").string() + " --cmd 'python main.py --output_dir other' --history " +
+                     db + " --as-of 200 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["metadata"]["model_name"], "resnet50");
+  EXPECT_EQ(j["metadata"]["iteration_type"], "epoch");
+  EXPECT_EQ(j["metadata"]["hardware"]["num_gpus"], nullptr);
+  EXPECT_EQ(j["estimate"]["method"], "history");
+  EXPECT_DOUBLE_EQ(j["estimate"]["duration_s"].get<double>(), 3600);
+  EXPECT_EQ(j["estimate"]["matches"][0]["id"], "j1");
+  CmdResult past = Exec("advise " + (dir_ / "copy").string() + " --cmd 'python main.py' --history " + db +
+                        " --as-of 50 --json");
+  ASSERT_EQ(past.code, 0) << past.err;
+  EXPECT_EQ(nlohmann::json::parse(past.out)["estimate"]["method"], "fallback");  // j1 finished later
+  CmdResult missing = Exec("advise " + (dir_ / "copy").string() + " --cmd 'python absent.py' --history " + db + " --json");
+  ASSERT_EQ(missing.code, 0) << missing.err;
+  EXPECT_EQ(nlohmann::json::parse(missing.out)["estimate"]["method"], "fallback");
+  EXPECT_EQ(Exec("history --history " + db + " show nope").code, 2);
+}
+
 }  // namespace

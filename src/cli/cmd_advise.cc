@@ -1,0 +1,267 @@
+// `schedmate advise REPO --cmd "…"`: what workload a job is and how long
+// similar finished jobs ran. `schedmate history …`: the store it reads.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "advisor/advisor.h"
+#include "advisor/metadata_extractor.h"
+#include "cli/commands.h"
+#include "cli/history_open.h"
+#include "core/facts_json.h"
+#include "core/json.h"
+#include "history/redis_store.h"
+#include "history/sqlite_store.h"
+#include "repo/snapshot.h"
+#include "repo/tools.h"
+
+namespace schedmate {
+
+Result<std::unique_ptr<HistoryStore>> OpenHistory(const std::string& spec) {
+  if (spec.rfind("redis://", 0) == 0) {
+    ASSIGN_OR_RETURN(RedisOptions o, ParseRedisUrl(spec));
+    return OpenRedisHistory(o);
+  }
+  return OpenSqliteHistory(spec);
+}
+
+namespace {
+
+struct AdviseArgs {
+  std::string repo, cmd, history = kDefaultHistory;
+  bool json = false;
+  int64_t as_of = 0;  // 0: now
+  size_t k = 3;
+  float min_score = 0.80f;
+  std::string backend = "embedded";
+};
+
+int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
+
+void Advise(const AdviseArgs& a) {
+  if (a.backend != "embedded")
+    CommandFailed(InvalidArgument("--backend " + a.backend + ": the LLM extractor is not built yet; use embedded"));
+  auto t0 = std::chrono::steady_clock::now();
+  auto snap = OpenSnapshot(a.repo);
+  if (!snap.ok()) CommandFailed(snap.status());
+  auto md = ExtractMetadata(**snap, a.cmd);
+  Json out;
+  DurationEstimate est;
+  if (!md.ok()) {
+    est.fallback_reason = "metadata extraction failed: " + md.status().message();
+    out["metadata"] = nullptr;
+  } else {
+    out["metadata"] = ToJson(*md);
+    auto store = OpenHistory(a.history);
+    if (!store.ok()) CommandFailed(store.status());
+    VectorIndexOptions vo;
+    vo.dimension = kFingerprintDimension;
+    auto index = VectorIndex::Rebuild(**store, vo);
+    if (!index.ok()) CommandFailed(index.status());
+    EstimateOptions eo;
+    eo.k = a.k;
+    eo.min_score = a.min_score;
+    est = EstimateFromHistory(*md, *index, **store, a.as_of > 0 ? a.as_of : Now(), eo);
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  out["estimate"] = ToJson(est);
+  out["latency_ms"] = ms;
+  out["snapshot"] = (*snap)->Describe();
+  if (a.json) {
+    std::printf("%s\n", DumpJson(out).c_str());
+    return;
+  }
+  if (md.ok()) {
+    auto s = [](const std::optional<std::string>& v) { return v.value_or("-"); };
+    std::printf("model        %s (%s)\ndataset      %s\n", s(md->model_name).c_str(), s(md->model_type).c_str(),
+                s(md->dataset).c_str());
+    std::printf("iterations   %s %s\nbatch size   %s\ngpus         %s\nframework    %s, launcher %s\n",
+                md->training_iterations ? std::to_string(*md->training_iterations).c_str() : "-",
+                s(md->iteration_type).c_str(), md->batch_size ? std::to_string(*md->batch_size).c_str() : "-",
+                md->hardware.num_gpus ? std::to_string(*md->hardware.num_gpus).c_str() : "-",
+                s(md->framework).c_str(), s(md->launcher).c_str());
+    std::printf("confidence   %.2f (%zu files read)\n", md->confidence, md->files_read.size());
+  } else {
+    std::printf("metadata     not extracted: %s\n", md.status().message().c_str());
+  }
+  if (est.method == DurationEstimate::Method::kHistory) {
+    std::printf("estimate     %.0f s from %zu similar jobs (spread %.2f)", *est.duration_s, est.matches.size(),
+                est.spread.value_or(0));
+    if (est.sm_util) std::printf(", SM util %.2f", *est.sm_util);
+    std::printf("\n");
+    for (const auto& m : est.matches) std::printf("  match      %s (score %.3f)\n", m.job_id.c_str(), m.score);
+  } else {
+    std::printf("estimate     fallback: %s — the scheduler keeps its own estimator\n", est.fallback_reason.c_str());
+  }
+  std::printf("latency      %.1f ms\n", ms);
+}
+
+struct HistoryArgs {
+  std::string history = kDefaultHistory;
+  // add
+  std::string job, repo, cmd, end_reason = "completed", gpu_type;
+  int64_t duration = -1, completed_at = 0, submit = 0;
+  double sm_util = -1;
+  // import / export / show
+  std::string file, id;
+  bool json = false;
+};
+
+void HistoryAdd(const HistoryArgs& a) {
+  auto snap = OpenSnapshot(a.repo);
+  if (!snap.ok()) CommandFailed(snap.status());
+  auto md = ExtractMetadata(**snap, a.cmd);
+  if (!md.ok()) CommandFailed(md.status());
+  auto reason = ParseEndReason(a.end_reason);
+  if (!reason.ok()) CommandFailed(reason.status());
+  HistoryRecord r;
+  r.job_id = a.job;
+  r.duration_s = a.duration;
+  r.end_reason = *reason;
+  r.completed_at_s = a.completed_at > 0 ? a.completed_at : Now();
+  r.submit_time_s = a.submit > 0 ? a.submit : r.completed_at_s - a.duration;
+  if (a.sm_util >= 0) r.sm_util = a.sm_util;
+  r.gpu_type = a.gpu_type;
+  r.num_gpus = md->hardware.num_gpus.value_or(0);
+  r.metadata_json = DumpJson(ToJson(*md));
+  r.fingerprint = Fingerprint(*md);
+  if (auto tree = FileTreeTool(**snap); tree.ok())
+    if (auto h = SnapshotHash(**snap, *tree); h.ok()) r.snapshot_hash = *h;
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  Status s = (*store)->Put(r);
+  if (!s.ok()) CommandFailed(s);
+  std::printf("added %s to %s (%s, %lld s, %s)\n", r.job_id.c_str(), (*store)->Describe().c_str(),
+              md->model_name.value_or("model unknown").c_str(), (long long)r.duration_s, a.end_reason.c_str());
+}
+
+// JSONL of records (RecordToJson plus "fingerprint": [floats]).
+void HistoryImport(const HistoryArgs& a) {
+  std::ifstream in(a.file, std::ios::binary);
+  if (!in) CommandFailed(NotFound(a.file + ": cannot open"));
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  std::string row;
+  int line = 0, n = 0;
+  while (std::getline(in, row)) {
+    ++line;
+    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = a.file + ":" + std::to_string(line);
+    auto j = ParseJson(row, where);
+    if (!j.ok()) CommandFailed(j.status());
+    auto r = RecordFromJson(*j, where);
+    if (!r.ok()) CommandFailed(r.status());
+    if (auto fp = j->find("fingerprint"); fp != j->end() && fp->is_array())
+      for (const auto& x : *fp)
+        if (x.is_number()) r->fingerprint.push_back(x.get<float>());
+    Status s = (*store)->Put(*r);
+    if (!s.ok()) CommandFailed(s);
+    ++n;
+  }
+  std::printf("imported %d records into %s\n", n, (*store)->Describe().c_str());
+}
+
+void HistoryExport(const HistoryArgs& a, bool list) {
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  Status s = (*store)->ForEach([&](const HistoryRecord& r) -> Status {
+    if (list) {
+      std::printf("%-24s %-10s %8lld s  completed %lld  gpus %d\n", r.job_id.c_str(),
+                  std::string(EndReasonName(r.end_reason)).c_str(), (long long)r.duration_s,
+                  (long long)r.completed_at_s, r.num_gpus);
+    } else {
+      Json j = RecordToJson(r);
+      j["fingerprint"] = r.fingerprint;
+      std::printf("%s\n", DumpJson(j).c_str());
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) CommandFailed(s);
+}
+
+void HistoryShow(const HistoryArgs& a) {
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  auto r = (*store)->Get(a.id);
+  if (!r.ok()) CommandFailed(r.status());
+  if (!r->has_value()) CommandFailed(NotFound(a.id + ": not in " + (*store)->Describe()));
+  std::printf("%s\n", DumpJson(RecordToJson(**r), 2).c_str());
+}
+
+void HistoryStats(const HistoryArgs& a) {
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  std::map<std::string, int> reasons;
+  int64_t n = 0, with_fp = 0, first = INT64_MAX, last = 0;
+  Status s = (*store)->ForEach([&](const HistoryRecord& r) -> Status {
+    ++n;
+    with_fp += !r.fingerprint.empty();
+    ++reasons[std::string(EndReasonName(r.end_reason))];
+    first = std::min(first, r.completed_at_s);
+    last = std::max(last, r.completed_at_s);
+    return Status::Ok();
+  });
+  if (!s.ok()) CommandFailed(s);
+  std::printf("%s: %lld records (%lld with a fingerprint)\n", (*store)->Describe().c_str(), (long long)n,
+              (long long)with_fp);
+  if (n) std::printf("completed between %lld and %lld\n", (long long)first, (long long)last);
+  for (const auto& [k, v] : reasons) std::printf("  %-18s %d\n", k.c_str(), v);
+}
+
+}  // namespace
+
+void AddAdviseCommand(CLI::App& app) {
+  auto a = std::make_shared<AdviseArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "advise",
+      "What workload is this job, and how long did similar finished jobs run? Reads the job's\n"
+      "repository (a directory, or PATH@REV for a git revision) through the two safe tools,\n"
+      "extracts its metadata, and estimates from history — or says fallback.");
+  cmd->add_option("REPO", a->repo, "Repository directory or PATH@REV")->required();
+  cmd->add_option("--cmd", a->cmd, "The job's launch command, e.g. \"torchrun --nproc_per_node 8 train.py\"")
+      ->required();
+  cmd->add_option("--history", a->history, "History: a SQLite file or redis://host:port[/prefix]")
+      ->capture_default_str();
+  cmd->add_option("--as-of", a->as_of, "Submit time (Unix seconds): history completed later is invisible (default now)");
+  cmd->add_option("--k", a->k, "Matches averaged (SJF uses 3)")->capture_default_str()->check(CLI::Range(1, 100));
+  cmd->add_option("--min-score", a->min_score, "Cosine a match needs")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--backend", a->backend, "embedded (default) | llm | cascade")->capture_default_str()
+      ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  cmd->add_flag("--json", a->json, "One JSON object: metadata (schema fields + provenance) and estimate "
+                                   "(method, duration_s, sm_util, matches, spread)");
+  cmd->callback([a] { Advise(*a); });
+
+  auto h = std::make_shared<HistoryArgs>();
+  CLI::App* hist = app.add_subcommand("history", "The history store: add, import, list, show, export, stats.");
+  hist->require_subcommand(1);
+  hist->add_option("--history", h->history, "A SQLite file or redis://host:port[/prefix]")->capture_default_str();
+  CLI::App* add = hist->add_subcommand("add", "Record a finished job (extracts its metadata from the repository).");
+  add->add_option("--job", h->job, "Job id")->required();
+  add->add_option("--repo", h->repo, "Repository directory or PATH@REV")->required();
+  add->add_option("--cmd", h->cmd, "Launch command")->required();
+  add->add_option("--duration", h->duration, "Run time in seconds")->required()->check(CLI::NonNegativeNumber);
+  add->add_option("--end-reason", h->end_reason,
+                  "completed | cancelled | failed_user | failed_framework | failed_infra | timeout")
+      ->capture_default_str();
+  add->add_option("--completed-at", h->completed_at, "Unix seconds (default now)");
+  add->add_option("--submit", h->submit, "Unix seconds (default completed-at minus duration)");
+  add->add_option("--sm-util", h->sm_util, "Mean SM utilisation 0-1")->check(CLI::Range(0.0, 1.0));
+  add->add_option("--gpu-type", h->gpu_type, "GPU type, e.g. A100");
+  add->callback([h] { HistoryAdd(*h); });
+  CLI::App* imp = hist->add_subcommand("import", "Import records from JSONL (the export format).");
+  imp->add_option("FILE", h->file, "JSONL file")->required();
+  imp->callback([h] { HistoryImport(*h); });
+  hist->add_subcommand("list", "One line per record.")->callback([h] { HistoryExport(*h, true); });
+  hist->add_subcommand("export", "Every record as JSONL (with fingerprints).")->callback([h] { HistoryExport(*h, false); });
+  CLI::App* show = hist->add_subcommand("show", "One record as JSON.");
+  show->add_option("ID", h->id, "Job id")->required();
+  show->callback([h] { HistoryShow(*h); });
+  hist->add_subcommand("stats", "Counts by end reason and time range.")->callback([h] { HistoryStats(*h); });
+}
+
+}  // namespace schedmate
