@@ -20,13 +20,27 @@ std::string Norm(std::string s) {
   return out;
 }
 
-std::optional<std::string> StoredField(const HistoryRecord& r, const char* field) {
+std::optional<Json> StoredMetadata(const HistoryRecord& r) {
   if (r.metadata_json.empty()) return std::nullopt;
   auto j = ParseJson(r.metadata_json, "metadata");
   if (!j.ok() || !j->is_object()) return std::nullopt;
+  return *j;
+}
+
+std::optional<std::string> Field(const std::optional<Json>& j, const char* field) {
+  if (!j) return std::nullopt;
   auto it = j->find(field);
   if (it == j->end() || !it->is_string()) return std::nullopt;
   return it->get<std::string>();
+}
+
+// The budget ratio query/match when both state one of the same kind.
+double BudgetScale(const WorkloadMetadata& md, const std::optional<Json>& j) {
+  if (!j || !md.training_iterations || *md.training_iterations <= 0) return 1.0;
+  auto it = j->find("training_iterations");
+  if (it == j->end() || !it->is_number() || it->get<double>() <= 0) return 1.0;
+  if (Field(j, "iteration_type") != md.iteration_type) return 1.0;
+  return static_cast<double>(*md.training_iterations) / it->get<double>();
 }
 
 }  // namespace
@@ -41,12 +55,23 @@ double EndReasonWeight(EndReason r) {
   }
 }
 
+// The embedder folds digits (so "step 1200" and "step 1300" look alike in
+// logs); a fingerprint must tell budgets apart, so numbers are spelled in
+// letters, exactly, plus a coarse log2 bucket that keeps near budgets close.
+std::string SpellNumber(int64_t v) {
+  static const char kLetters[] = "zotrfvsehn";
+  std::string digits = std::to_string(v), out;
+  for (char c : digits) out += c >= '0' && c <= '9' ? kLetters[c - '0'] : 'x';
+  int bucket = v > 0 ? static_cast<int>(std::lround(std::log2(static_cast<double>(v)))) : 0;
+  return out + " mag" + std::string(1, static_cast<char>('a' + std::clamp(bucket, 0, 25)));
+}
+
 std::string CanonicalRendering(const WorkloadMetadata& md) {
   std::string s;
   auto add = [&](const char* key, const std::string& v, int repeat = 1) {
     for (int i = 0; i < repeat; ++i) s += std::string(key) + " " + v + " ; ";
   };
-  auto num = [](auto v) { return std::to_string(v); };
+  auto num = [](auto v) { return SpellNumber(static_cast<int64_t>(v)); };
   if (md.model_name) add("model", *md.model_name, 3);
   if (md.model_type) add("task", *md.model_type);
   if (md.dataset) add("dataset", *md.dataset, 3);
@@ -77,18 +102,24 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
                                      int64_t as_of_s, const EstimateOptions& o) {
   DurationEstimate e;
   auto hits = index.Search(Fingerprint(md), o.k * 3, as_of_s, o.min_score);  // room for the identity check
-  std::vector<std::pair<HistoryRecord, double>> used;  // record, score
+  struct Used {
+    HistoryRecord record;
+    double score, scale;
+  };
+  std::vector<Used> used;
   for (const auto& h : hits) {
     if (used.size() >= o.k) break;
+    if (!used.empty() && h.score < used.front().score - o.tie_margin) break;  // hits are best first
     auto r = store.Get(h.job_id);
     if (!r.ok() || !r->has_value()) continue;
     const HistoryRecord& rec = **r;
     if (rec.completed_at_s >= as_of_s) continue;  // belt and braces: never the future
-    auto model = StoredField(rec, "model_name");
-    auto data = StoredField(rec, "dataset");
+    auto meta = StoredMetadata(rec);
+    auto model = Field(meta, "model_name");
+    auto data = Field(meta, "dataset");
     if (md.model_name && model && Norm(*md.model_name) != Norm(*model)) continue;
     if (md.dataset && data && Norm(*md.dataset) != Norm(*data)) continue;
-    used.push_back({rec, h.score});
+    used.push_back({rec, h.score, BudgetScale(md, meta)});
   }
   if (used.empty()) {
     e.fallback_reason = hits.empty() ? "no history match above the score threshold"
@@ -96,17 +127,18 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
     return e;
   }
   double wsum = 0, dur = 0, util_w = 0, util = 0, lo = 1e300, hi = 0;
-  for (const auto& [rec, score] : used) {
+  for (const auto& [rec, score, scale] : used) {
     double w = EndReasonWeight(rec.end_reason) * score;
     if (o.half_life_s > 0) w *= std::pow(0.5, static_cast<double>(as_of_s - rec.completed_at_s) / o.half_life_s);
+    double d = static_cast<double>(rec.duration_s) * scale;
     wsum += w;
-    dur += w * static_cast<double>(rec.duration_s);
+    dur += w * d;
     if (rec.sm_util) {
       util += w * *rec.sm_util;
       util_w += w;
     }
-    lo = std::min(lo, static_cast<double>(rec.duration_s));
-    hi = std::max(hi, static_cast<double>(rec.duration_s));
+    lo = std::min(lo, d);
+    hi = std::max(hi, d);
     e.matches.push_back({rec.job_id, score});
   }
   double mean = dur / wsum;

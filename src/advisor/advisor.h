@@ -11,8 +11,9 @@
 // same model and dataset: a same-named project with another model or data is
 // not the same workload. The estimate is the mean of the matches weighted by
 // end reason (a failure says little about a normal duration; a timeout is a
-// lower bound) and optional time decay. No match, or a spread above
-// max_spread → `fallback`, and the caller keeps its own estimator.
+// lower bound) and optional time decay; a match with another iteration
+// budget of the same kind is scaled by the budget ratio. No match, or a
+// spread above max_spread → `fallback`, and the caller keeps its own estimator.
 #ifndef SCHEDMATE_ADVISOR_ADVISOR_H_
 #define SCHEDMATE_ADVISOR_ADVISOR_H_
 
@@ -34,6 +35,9 @@ std::vector<float> Fingerprint(const WorkloadMetadata& md);
 struct EstimateOptions {
   size_t k = 3;                 // SJF uses 3
   float min_score = 0.80f;
+  // Only matches within this much of the best score are averaged: an
+  // identical past run outweighs merely similar ones.
+  float tie_margin = 0.02f;
   double max_spread = 1.0;      // (max − min) / mean of matched durations
   int64_t half_life_s = 0;      // time decay; 0 = off
 };

@@ -371,16 +371,21 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
         break;
       }
   }
+  std::set<std::string> group_choices;  // overrides that pick a Hydra config group file
   if (!hydra_name.empty()) {
     std::string root = JoinPath(hydra_path, hydra_name + ".yaml");
     if (st.files.count(root)) ReadConfig(st, root, kConfig);
     // Group overrides on the command line select a file: experiment=pile/gpt.
     for (const auto& [k, v] : spec.overrides) {
       std::string p = JoinPath(hydra_path, k + "/" + v + ".yaml");
-      if (st.files.count(p)) ReadConfig(st, p, kConfig, k);
+      if (st.files.count(p)) {
+        ReadConfig(st, p, kConfig, k);
+        group_choices.insert(k);
+      }
     }
   }
-  for (const auto& [k, v] : spec.overrides) st.Set(FieldForKey(k), v, "<command>", 0, kCommand);
+  for (const auto& [k, v] : spec.overrides)
+    if (!group_choices.count(k)) st.Set(FieldForKey(k), v, "<command>", 0, kCommand);
 
   // Assemble the schema.
   WorkloadMetadata md;

@@ -233,6 +233,7 @@ void AddEvalCommand(CLI::App& app) {
   AddLlmOptions(tracker, &t->llm);
   tracker->callback([t] { EvalTracker(*t); });
   AddEvalFailuresCommand(cmd);
+  AddEvalAdvisorCommand(cmd);
 }
 
 }  // namespace schedmate

@@ -21,6 +21,7 @@ void AddDiagnoseCommand(CLI::App& app);
 void AddAdviseCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
+void AddEvalAdvisorCommand(CLI::App* eval);
 
 // Prints "error: ..." and ends the command with exit code 2 for bad input,
 // 1 for anything else.

@@ -101,7 +101,44 @@ class DirectorySnapshot : public RepoSnapshot {
   std::string root_;
 };
 
+class InMemorySnapshot : public RepoSnapshot {
+ public:
+  InMemorySnapshot(std::map<std::string, std::string> files, std::string name)
+      : files_(std::move(files)), name_(std::move(name)) {}
+  std::string Describe() const override { return "mem:" + name_; }
+  Status Walk(const WalkLimits& limits, std::vector<SnapshotEntry>* out, WalkStats* stats) const override {
+    out->clear();
+    for (const auto& [path, text] : files_) {
+      if (++stats->visited > limits.max_visited) {
+        stats->truncated = true;
+        break;
+      }
+      if (std::count(path.begin(), path.end(), '/') > limits.max_depth) {
+        stats->truncated = true;
+        continue;
+      }
+      out->push_back({path, static_cast<int64_t>(text.size())});
+    }
+    return Status::Ok();
+  }
+  Result<std::string> Read(std::string_view path, size_t max_bytes, bool* truncated) const override {
+    RETURN_IF_ERROR(CheckRelativePath(path));
+    auto it = files_.find(std::string(path));
+    if (it == files_.end()) return NotFound(std::string(path) + ": not in " + name_);
+    *truncated = it->second.size() > max_bytes;
+    return it->second.substr(0, max_bytes);
+  }
+
+ private:
+  std::map<std::string, std::string> files_;
+  std::string name_;
+};
+
 }  // namespace
+
+std::unique_ptr<RepoSnapshot> MemorySnapshot(std::map<std::string, std::string> files, std::string name) {
+  return std::make_unique<InMemorySnapshot>(std::move(files), std::move(name));
+}
 
 Status CheckRelativePath(std::string_view path) {
   if (path.empty()) return PermissionDenied("empty path");

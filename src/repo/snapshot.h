@@ -9,6 +9,7 @@
 #define SCHEDMATE_REPO_SNAPSHOT_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,6 +52,9 @@ Status CheckRelativePath(std::string_view path);
 Result<std::unique_ptr<RepoSnapshot>> OpenDirectorySnapshot(const std::string& root);
 // `rev`: a commit id, branch, tag or "HEAD".
 Result<std::unique_ptr<RepoSnapshot>> OpenGitSnapshot(const std::string& repo, const std::string& rev);
+// An in-memory repository (generated projects; tests): path → contents.
+std::unique_ptr<RepoSnapshot> MemorySnapshot(std::map<std::string, std::string> files, std::string name = "memory");
+
 // A directory, or "PATH@REV" for a git revision.
 Result<std::unique_ptr<RepoSnapshot>> OpenSnapshot(const std::string& spec);
 
