@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/advisor.h"
+#include "advisor/llm_extractor.h"
 #include "advisor/metadata_extractor.h"
+#include "cli/llm_options.h"
 #include "cli/commands.h"
 #include "cli/history_open.h"
 #include "core/facts_json.h"
@@ -39,17 +41,20 @@ struct AdviseArgs {
   size_t k = 3;
   float min_score = 0.80f;
   std::string backend = "embedded";
+  LlmArgs llm;
 };
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
 
 void Advise(const AdviseArgs& a) {
-  if (a.backend != "embedded")
-    CommandFailed(InvalidArgument("--backend " + a.backend + ": the LLM extractor is not built yet; use embedded"));
+  BackendKind backend = *ParseBackendKind(a.backend);
+  std::unique_ptr<ChatClient> client;
+  if (backend != BackendKind::kEmbedded) client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
   auto t0 = std::chrono::steady_clock::now();
   auto snap = OpenSnapshot(a.repo);
   if (!snap.ok()) CommandFailed(snap.status());
-  auto md = ExtractMetadata(**snap, a.cmd);
+  std::string answered_by;
+  auto md = ExtractWithBackend(**snap, a.cmd, backend, client.get(), a.llm.cascade_threshold, &answered_by);
   Json out;
   DurationEstimate est;
   if (!md.ok()) {
@@ -72,6 +77,7 @@ void Advise(const AdviseArgs& a) {
   out["estimate"] = ToJson(est);
   out["latency_ms"] = ms;
   out["snapshot"] = (*snap)->Describe();
+  out["backend"] = answered_by;
   if (a.json) {
     std::printf("%s\n", DumpJson(out).c_str());
     return;
@@ -230,8 +236,11 @@ void AddAdviseCommand(CLI::App& app) {
   cmd->add_option("--as-of", a->as_of, "Submit time (Unix seconds): history completed later is invisible (default now)");
   cmd->add_option("--k", a->k, "Matches averaged (SJF uses 3)")->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_option("--min-score", a->min_score, "Cosine a match needs")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--backend", a->backend, "embedded (default) | llm | cascade")->capture_default_str()
-      ->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  cmd->add_option("--backend", a->backend,
+                  "embedded (parser, default) | llm (tool-using agent on an OpenAI-compatible endpoint) | "
+                  "cascade (the LLM fills what the parser misses when its confidence is low)")
+      ->capture_default_str()->check(CLI::IsMember({"embedded", "llm", "cascade"}));
+  AddLlmOptions(cmd, &a->llm);
   cmd->add_flag("--json", a->json, "One JSON object: metadata (schema fields + provenance) and estimate "
                                    "(method, duration_s, sm_util, matches, spread)");
   cmd->callback([a] { Advise(*a); });
