@@ -89,7 +89,7 @@ TEST_F(RepoTest, HugeFilesAndManyFilesStayWithinBounds) {
     std::ofstream big(root_ / "huge.py");
   }
   fs::resize_file(root_ / "huge.py", std::uintmax_t{2} << 30);  // sparse 2 GB
-  for (int i = 0; i < 20000; ++i) Write("many/d" + std::to_string(i % 50) + "/f" + std::to_string(i) + ".py", "x=1\n");
+  for (int i = 0; i < 100000; ++i) Write("many/d" + std::to_string(i % 100) + "/f" + std::to_string(i) + ".py", "x=1\n");
   auto snap = OpenDirectorySnapshot(root_.string());
   ASSERT_TRUE(snap.ok());
   auto t0 = std::chrono::steady_clock::now();
