@@ -148,27 +148,19 @@ void HistoryAdd(const HistoryArgs& a) {
 
 // JSONL of records (RecordToJson plus "fingerprint": [floats]).
 void HistoryImport(const HistoryArgs& a) {
-  std::ifstream in(a.file, std::ios::binary);
-  if (!in) CommandFailed(NotFound(a.file + ": cannot open"));
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
-  std::string row;
-  int line = 0, n = 0;
-  while (std::getline(in, row)) {
-    ++line;
-    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = a.file + ":" + std::to_string(line);
-    auto j = ParseJson(row, where);
-    if (!j.ok()) CommandFailed(j.status());
-    auto r = RecordFromJson(*j, where);
-    if (!r.ok()) CommandFailed(r.status());
-    if (auto fp = j->find("fingerprint"); fp != j->end() && fp->is_array())
+  int n = 0;
+  Status s = ForEachJsonLine(a.file, [&](const Json& j, const std::string& where) -> Status {
+    ASSIGN_OR_RETURN(HistoryRecord r, RecordFromJson(j, where));
+    if (auto fp = j.find("fingerprint"); fp != j.end() && fp->is_array())
       for (const auto& x : *fp)
-        if (x.is_number()) r->fingerprint.push_back(x.get<float>());
-    Status s = (*store)->Put(*r);
-    if (!s.ok()) CommandFailed(s);
+        if (x.is_number()) r.fingerprint.push_back(x.get<float>());
+    RETURN_IF_ERROR((*store)->Put(r));
     ++n;
-  }
+    return Status::Ok();
+  });
+  if (!s.ok()) CommandFailed(s);
   std::printf("imported %d records into %s\n", n, (*store)->Describe().c_str());
 }
 

@@ -74,25 +74,23 @@ struct GenFailureArgs {
 void GenFailureLogs(const GenFailureArgs& a) {
   auto cases = LoadFailureCases(a.dataset);
   if (!cases.ok()) CommandFailed(cases.status());
-  std::ifstream in(a.dataset, std::ios::binary);
   std::ofstream out(a.out, std::ios::binary);
   if (!out) CommandFailed(InvalidArgument(a.out + ": cannot write"));
-  std::string row;
   size_t bytes = 0, n = 0;
-  while (std::getline(in, row)) {
-    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto j = ParseJson(row, a.dataset);
-    if (!j.ok()) CommandFailed(j.status());
+  Status s = ForEachJsonLine(a.dataset, [&](const Json& row, const std::string&) -> Status {
+    Json j = row;
     EmbedOptions o{a.before, a.after, a.seed + n};
     int64_t root = 0;
-    (*j)["log"] = EmbedFailureExcerpt((*j)["log"].get<std::string>(), (*j)["root_cause_line_index"].get<int64_t>(), o, &root);
-    (*j)["root_cause_line_index"] = root;
-    (*j)["id"] = (*j)["id"].get<std::string>() + "-long";
-    std::string line = DumpJson(*j);
+    j["log"] = EmbedFailureExcerpt(j["log"].get<std::string>(), j["root_cause_line_index"].get<int64_t>(), o, &root);
+    j["root_cause_line_index"] = root;
+    j["id"] = j["id"].get<std::string>() + "-long";
+    std::string line = DumpJson(j);
     out << line << '\n';
     bytes += line.size() + 1;
     ++n;
-  }
+    return Status::Ok();
+  });
+  if (!s.ok()) CommandFailed(s);
   if (!out.flush()) CommandFailed(Unavailable(a.out + ": write failed"));
   std::printf("wrote %s: %zu logs, %lld lines before and %lld after each excerpt, %.1f MB\n", a.out.c_str(), n,
               (long long)a.before, (long long)a.after, bytes / 1e6);

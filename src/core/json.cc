@@ -71,6 +71,22 @@ Result<Json> ReadJsonFile(const std::string& path, size_t max_bytes) {
   return ParseJson(text, path);
 }
 
+Status ForEachJsonLine(const std::string& path,
+                       const std::function<Status(const Json&, const std::string&)>& fn) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot open");
+  std::string row;
+  int line_no = 0;
+  while (std::getline(in, row)) {
+    ++line_no;
+    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = path + ":" + std::to_string(line_no);
+    ASSIGN_OR_RETURN(Json j, ParseJson(row, where));
+    RETURN_IF_ERROR(fn(j, where));
+  }
+  return Status::Ok();
+}
+
 Result<int64_t> GetInt(const Json& obj, std::string_view field,
                        std::string_view where) {
   const Json* v = Find(obj, field);

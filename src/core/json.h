@@ -5,6 +5,7 @@
 #define SCHEDMATE_CORE_JSON_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ Result<std::optional<double>> GetOptNumber(const Json& obj,
 Result<std::optional<std::string>> GetOptString(const Json& obj,
                                                 std::string_view field,
                                                 std::string_view where);
+
+// Calls `fn` with each non-blank line of a JSONL file, parsed, and its
+// "path:line"; stops at the first error (a parse error names the line).
+Status ForEachJsonLine(const std::string& path,
+                       const std::function<Status(const Json&, const std::string&)>& fn);
 
 // Serialises without throwing (invalid UTF-8 is replaced).
 std::string DumpJson(const Json& value, int indent = -1);

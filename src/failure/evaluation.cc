@@ -11,17 +11,9 @@
 namespace schedmate {
 
 Result<std::vector<FailureCase>> LoadFailureCases(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path + ": cannot open");
   std::vector<FailureCase> cases;
-  std::string row;
-  int line_no = 0;
   using E = FailureDiagnosis::ErrorType;
-  while (std::getline(in, row)) {
-    ++line_no;
-    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = path + ":" + std::to_string(line_no);
-    ASSIGN_OR_RETURN(Json j, ParseJson(row, where));
+  RETURN_IF_ERROR(ForEachJsonLine(path, [&](const Json& j, const std::string& where) -> Status {
     if (!j.is_object()) return InvalidArgument(where + ": expected a JSON object");
     FailureCase c;
     ASSIGN_OR_RETURN(c.id, GetString(j, "id", where));
@@ -34,7 +26,8 @@ Result<std::vector<FailureCase>> LoadFailureCases(const std::string& path) {
     ASSIGN_OR_RETURN(c.component, GetOptString(j, "faulty_component", where));
     ASSIGN_OR_RETURN(c.root_cause_line_index, GetInt(j, "root_cause_line_index", where));
     cases.push_back(std::move(c));
-  }
+    return Status::Ok();
+  }));
   if (cases.empty()) return InvalidArgument(path + ": no cases");
   return cases;
 }

@@ -64,16 +64,8 @@ std::vector<std::string> SplitLogText(const std::string& text) {
 }
 
 Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path + ": cannot open");
   std::vector<TrackerCase> cases;
-  std::string row;
-  int line_no = 0;
-  while (std::getline(in, row)) {
-    ++line_no;
-    if (row.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = path + ":" + std::to_string(line_no);
-    ASSIGN_OR_RETURN(Json j, ParseJson(row, where));
+  RETURN_IF_ERROR(ForEachJsonLine(path, [&](const Json& j, const std::string& where) -> Status {
     if (!j.is_object()) return InvalidArgument(where + ": expected a JSON object");
     TrackerCase c;
     ASSIGN_OR_RETURN(c.id, GetString(j, "id", where));
@@ -85,7 +77,8 @@ Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path) {
     if (t == j.end()) return InvalidArgument(where + ": missing field 'truth'");
     ASSIGN_OR_RETURN(c.truth, ParseTruth(*t, where));
     cases.push_back(std::move(c));
-  }
+    return Status::Ok();
+  }));
   if (cases.empty()) return InvalidArgument(path + ": no cases");
   return cases;
 }

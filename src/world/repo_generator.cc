@@ -3,7 +3,6 @@
 #include <cmath>
 #include <algorithm>
 #include <cctype>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 
@@ -53,16 +52,6 @@ const Family& Find(const std::string& id) {
 
 template <typename T>
 const T& Pick(Rng& rng, const std::vector<T>& v) { return v[rng.Below(v.size())]; }
-
-std::string F(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string F(const char* fmt, ...) {
-  char buf[8192];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return buf;
-}
 
 bool IsSft(const std::string& dataset) {
   return dataset.find("alpaca") != std::string::npos || dataset.find("ultrachat") != std::string::npos ||
