@@ -45,7 +45,12 @@ if [ ! -f "$GRAMMAR_DIR/src/parser.c" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
   fi
   tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "tree-sitter-python@$GRAMMAR_VERSION" >/dev/null)
+  if ! (cd "$tmp" && npm pack --silent "tree-sitter-python@$GRAMMAR_VERSION" >"$tmp/npm.log" 2>&1); then
+    echo "install_deps: could not fetch tree-sitter-python@$GRAMMAR_VERSION from the npm registry:" >&2
+    tail -5 "$tmp/npm.log" >&2
+    rm -rf "$tmp"
+    exit 1
+  fi
   mkdir -p "$GRAMMAR_DIR"
   tar xzf "$tmp"/tree-sitter-python-*.tgz -C "$GRAMMAR_DIR" --strip-components=1 package/src package/LICENSE
   rm -rf "$tmp"
