@@ -159,7 +159,7 @@ std::vector<std::string> ModuleFiles(const std::string& module, const std::strin
   if (!m.empty() && m[0] == '.') {
     size_t dots = m.find_first_not_of('.');
     base = DirOf(from_file);
-    for (size_t i = 1; i < dots; ++i) base = DirOf(base);
+    for (size_t i = 1; i < dots && !base.empty(); ++i) base = DirOf(base);
     m = dots == std::string::npos ? "" : m.substr(dots);
   }
   std::string rel = m;
@@ -348,10 +348,14 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
           hydra_path = JoinPath(DirOf(path), p->text);
         if (const PyValue* n = c.Kwarg("config_name"); n && n->kind == PyValue::Kind::kString) hydra_name = n->text;
       }
+    // Bounded: a file with thousands of imports (or names) cannot stall the walk.
+    size_t imports_seen = 0;
     if (depth < options.max_import_depth)
       for (const auto& imp : py.imports) {
+        if (++imports_seen > 256 || imp.module.empty() || imp.module.size() > 256) continue;
         std::vector<std::string> modules = {imp.module};
-        for (const auto& n : imp.names) modules.push_back(imp.module + (imp.module.back() == '.' ? "" : ".") + n);
+        for (size_t n = 0; n < imp.names.size() && n < 32; ++n)
+          modules.push_back(imp.module + (imp.module.back() == '.' ? "" : ".") + imp.names[n]);
         for (const auto& m : modules)
           for (const auto& f : ModuleFiles(m, path))
             if (st.files.count(f) && seen.insert(f).second) queue.push_back({f, depth + 1});
