@@ -14,7 +14,7 @@ PACKAGES=(
   libgit2-dev                # repo/: git revisions read without a checkout
   libsqlite3-dev libhnswlib-dev  # history/: SQLite store, HNSW index
   libhiredis-dev redis-server    # history/: Redis store (tests start a real server)
-  libtree-sitter-dev libyaml-cpp-dev libtomlplusplus-dev  # advisor/: Python, YAML, TOML parsing
+  libtree-sitter-dev libyaml-dev libtomlplusplus-dev  # advisor/: Python, YAML, TOML parsing
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 

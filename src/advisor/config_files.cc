@@ -1,6 +1,6 @@
 #include "advisor/config_files.h"
 
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include <charconv>
 #include <sstream>
@@ -20,48 +20,147 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
 
 std::string Join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
 
-void WalkYaml(const YAML::Node& n, const std::string& prefix, ConfigFile* out, int depth) {
+// A YAML document as a small tree built from libyaml's events (libyaml is
+// the reference parser; yaml-cpp 0.7 spins forever on inputs as short as
+// `,"d":x`). Aliases are not expanded, so alias bombs cost nothing.
+struct YamlNode {
+  enum Kind { kScalar, kMap, kSeq, kAlias } kind = kScalar;
+  std::string scalar;
+  int line = 0;
+  std::vector<std::pair<std::string, YamlNode>> map;  // keys are scalars
+  std::vector<YamlNode> seq;
+};
+
+constexpr size_t kMaxYamlNodes = 200000;
+
+class YamlBuilder {
+ public:
+  // Parses all documents; error names the line.
+  Status Parse(std::string_view text, const std::string& where, std::vector<YamlNode>* docs) {
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return Internal("libyaml: cannot initialise");
+    yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+    Status status = Status::Ok();
+    std::vector<YamlNode*> stack;
+    std::vector<std::string> pending_key;  // per open mapping: "" = expecting a key
+    std::vector<bool> has_key;
+    size_t nodes = 0;
+    bool done = false;
+    while (!done) {
+      yaml_event_t ev;
+      if (!yaml_parser_parse(&parser, &ev)) {
+        status = InvalidArgument(where + ":" + std::to_string(parser.problem_mark.line + 1) + ": YAML: " +
+                                 (parser.problem ? parser.problem : "syntax error"));
+        break;
+      }
+      int line = static_cast<int>(ev.start_mark.line) + 1;
+      YamlNode node;
+      node.line = line;
+      bool value = false, open = false;
+      switch (ev.type) {
+        case YAML_STREAM_END_EVENT: done = true; break;
+        case YAML_DOCUMENT_START_EVENT: docs->emplace_back(); docs->back().kind = YamlNode::kScalar; stack = {&docs->back()}; pending_key = {""}; has_key = {false}; break;
+        case YAML_SCALAR_EVENT:
+          node.kind = YamlNode::kScalar;
+          node.scalar.assign(reinterpret_cast<const char*>(ev.data.scalar.value), ev.data.scalar.length);
+          value = true;
+          break;
+        case YAML_ALIAS_EVENT: node.kind = YamlNode::kAlias; value = true; break;
+        case YAML_MAPPING_START_EVENT: node.kind = YamlNode::kMap; value = open = true; break;
+        case YAML_SEQUENCE_START_EVENT: node.kind = YamlNode::kSeq; value = open = true; break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+          if (stack.size() > 1) {
+            stack.pop_back();
+            pending_key.pop_back();
+            has_key.pop_back();
+          }
+          break;
+        default: break;
+      }
+      yaml_event_delete(&ev);
+      if (!value || stack.empty()) continue;
+      if (++nodes > kMaxYamlNodes) {
+        status = ResourceExhausted(where + ": YAML: more than " + std::to_string(kMaxYamlNodes) + " nodes");
+        break;
+      }
+      YamlNode* parent = stack.back();
+      YamlNode* placed = nullptr;
+      if (stack.size() == 1 && parent->kind == YamlNode::kScalar && parent->map.empty() && parent->seq.empty() &&
+          parent->scalar.empty()) {
+        *parent = std::move(node);  // the document's root
+        placed = parent;
+      } else if (parent->kind == YamlNode::kMap) {
+        if (!has_key.back()) {  // a key (non-scalar keys are kept as "")
+          pending_key.back() = node.kind == YamlNode::kScalar ? node.scalar : "";
+          has_key.back() = true;
+          if (!open) continue;
+          // A complex key: parse it into a throwaway slot.
+          parent->map.emplace_back("", std::move(node));
+          placed = &parent->map.back().second;
+          has_key.back() = false;
+        } else {
+          parent->map.emplace_back(pending_key.back(), std::move(node));
+          placed = &parent->map.back().second;
+          has_key.back() = false;
+        }
+      } else if (parent->kind == YamlNode::kSeq) {
+        parent->seq.push_back(std::move(node));
+        placed = &parent->seq.back();
+      } else {
+        continue;
+      }
+      if (open) {
+        stack.push_back(placed);
+        pending_key.push_back("");
+        has_key.push_back(false);
+      }
+    }
+    yaml_parser_delete(&parser);
+    return status;
+  }
+};
+
+void WalkYaml(const YamlNode& n, const std::string& prefix, ConfigFile* out, int depth) {
   if (depth > 64) return;
-  int line = n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
-  switch (n.Type()) {
-    case YAML::NodeType::Scalar:
-      out->entries.push_back({prefix, n.Scalar(), line});
+  switch (n.kind) {
+    case YamlNode::kScalar:
+      if (!prefix.empty()) out->entries.push_back({prefix, n.scalar, n.line});
       break;
-    case YAML::NodeType::Sequence: {
+    case YamlNode::kSeq: {
       bool scalars = true;
-      for (const auto& item : n) scalars = scalars && item.IsScalar();
+      for (const auto& item : n.seq) scalars = scalars && item.kind == YamlNode::kScalar;
       if (scalars) {
         std::string joined;
-        for (const auto& item : n) joined += (joined.empty() ? "" : ",") + item.Scalar();
-        out->entries.push_back({prefix, joined, line});
+        for (const auto& item : n.seq) joined += (joined.empty() ? "" : ",") + item.scalar;
+        out->entries.push_back({prefix, joined, n.line});
       } else {
-        size_t i = 0;
-        for (const auto& item : n) WalkYaml(item, Join(prefix, std::to_string(i++)), out, depth + 1);
+        for (size_t i = 0; i < n.seq.size(); ++i) WalkYaml(n.seq[i], Join(prefix, std::to_string(i)), out, depth + 1);
       }
       break;
     }
-    case YAML::NodeType::Map:
-      for (const auto& kv : n) {
-        if (!kv.first.IsScalar()) continue;
-        WalkYaml(kv.second, Join(prefix, kv.first.Scalar()), out, depth + 1);
-      }
+    case YamlNode::kMap:
+      for (const auto& [k, v] : n.map)
+        if (!k.empty()) WalkYaml(v, Join(prefix, k), out, depth + 1);
       break;
     default:
       break;
   }
 }
 
-void HydraDefaults(const YAML::Node& root, ConfigFile* out) {
-  if (!root.IsMap() || !root["defaults"] || !root["defaults"].IsSequence()) return;
-  for (const auto& item : root["defaults"]) {
-    if (item.IsMap()) {
-      for (const auto& kv : item)
-        if (kv.first.IsScalar() && kv.second.IsScalar()) {
-          std::string group = kv.first.Scalar();
-          while (!group.empty() && (group[0] == '/' || group[0] == '+')) group.erase(0, 1);
-          if (group.rfind("override ", 0) == 0) group = group.substr(9);
-          out->defaults.emplace_back(group, kv.second.Scalar());
-        }
+void HydraDefaults(const YamlNode& root, ConfigFile* out) {
+  if (root.kind != YamlNode::kMap) return;
+  for (const auto& [k, v] : root.map) {
+    if (k != "defaults" || v.kind != YamlNode::kSeq) continue;
+    for (const auto& item : v.seq) {
+      if (item.kind != YamlNode::kMap) continue;
+      for (const auto& [gk, gv] : item.map) {
+        if (gv.kind != YamlNode::kScalar) continue;
+        std::string group = gk;
+        while (!group.empty() && (group[0] == '/' || group[0] == '+')) group.erase(0, 1);
+        if (group.rfind("override ", 0) == 0) group = group.substr(9);
+        out->defaults.emplace_back(group, gv.scalar);
+      }
     }
   }
 }
@@ -134,17 +233,19 @@ bool IsConfigPath(std::string_view p) {
 Result<ConfigFile> ParseConfig(std::string_view text, std::string_view path) {
   ConfigFile out;
   std::string where(path);
+  // Configs are text. YAML forbids C0 control characters anyway, and
+  // yaml-cpp 0.7 can spin forever on them (found by fuzzing): refuse first.
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\t' && c != '\n' && c != '\r')
+      return InvalidArgument(where + ": control characters: not a text config");
+  }
   if (EndsWith(path, ".yaml") || EndsWith(path, ".yml")) {
-    try {
-      std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
-      for (const auto& doc : docs) {
-        WalkYaml(doc, "", &out, 0);
-        HydraDefaults(doc, &out);
-      }
-    } catch (const YAML::Exception& e) {
-      return InvalidArgument(where + ":" + std::to_string(e.mark.line + 1) + ": YAML: " + e.msg);
-    } catch (const std::exception& e) {
-      return InvalidArgument(where + ": YAML: " + e.what());
+    std::vector<YamlNode> docs;
+    RETURN_IF_ERROR(YamlBuilder().Parse(text, where, &docs));
+    for (const auto& doc : docs) {
+      WalkYaml(doc, "", &out, 0);
+      HydraDefaults(doc, &out);
     }
     return out;
   }
