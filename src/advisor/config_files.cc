@@ -233,8 +233,7 @@ bool IsConfigPath(std::string_view p) {
 Result<ConfigFile> ParseConfig(std::string_view text, std::string_view path) {
   ConfigFile out;
   std::string where(path);
-  // Configs are text. YAML forbids C0 control characters anyway, and
-  // yaml-cpp 0.7 can spin forever on them (found by fuzzing): refuse first.
+  // Configs are text; YAML forbids C0 control characters anyway.
   for (char c : text) {
     unsigned char u = static_cast<unsigned char>(c);
     if (u < 0x20 && c != '\t' && c != '\n' && c != '\r')

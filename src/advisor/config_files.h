@@ -1,5 +1,5 @@
 // Training configs read into dotted keys with their line numbers (for
-// provenance): YAML (yaml-cpp), JSON (nlohmann) and TOML (toml++). Hydra's
+// provenance): YAML (libyaml), JSON (nlohmann) and TOML (toml++). Hydra's
 // `defaults:` list is returned so the extractor can load the group files.
 // Parse errors come back as Status naming the file (and line when known);
 // the libraries' exceptions never escape.
