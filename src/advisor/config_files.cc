@@ -27,7 +27,10 @@ struct YamlNode {
   enum Kind { kScalar, kMap, kSeq, kAlias } kind = kScalar;
   std::string scalar;
   int line = 0;
-  std::vector<std::pair<std::string, YamlNode>> map;  // keys are scalars
+  // A mapping: keys[i] → values[i] (scalar keys; "" for others). Kept as two
+  // vectors because std::pair of an incomplete type is not portable.
+  std::vector<std::string> keys;
+  std::vector<YamlNode> values;
   std::vector<YamlNode> seq;
 };
 
@@ -86,7 +89,7 @@ class YamlBuilder {
       }
       YamlNode* parent = stack.back();
       YamlNode* placed = nullptr;
-      if (stack.size() == 1 && parent->kind == YamlNode::kScalar && parent->map.empty() && parent->seq.empty() &&
+      if (stack.size() == 1 && parent->kind == YamlNode::kScalar && parent->values.empty() && parent->seq.empty() &&
           parent->scalar.empty()) {
         *parent = std::move(node);  // the document's root
         placed = parent;
@@ -96,12 +99,14 @@ class YamlBuilder {
           has_key.back() = true;
           if (!open) continue;
           // A complex key: parse it into a throwaway slot.
-          parent->map.emplace_back("", std::move(node));
-          placed = &parent->map.back().second;
+          parent->keys.emplace_back();
+          parent->values.push_back(std::move(node));
+          placed = &parent->values.back();
           has_key.back() = false;
         } else {
-          parent->map.emplace_back(pending_key.back(), std::move(node));
-          placed = &parent->map.back().second;
+          parent->keys.push_back(pending_key.back());
+          parent->values.push_back(std::move(node));
+          placed = &parent->values.back();
           has_key.back() = false;
         }
       } else if (parent->kind == YamlNode::kSeq) {
@@ -140,8 +145,8 @@ void WalkYaml(const YamlNode& n, const std::string& prefix, ConfigFile* out, int
       break;
     }
     case YamlNode::kMap:
-      for (const auto& [k, v] : n.map)
-        if (!k.empty()) WalkYaml(v, Join(prefix, k), out, depth + 1);
+      for (size_t i = 0; i < n.keys.size(); ++i)
+        if (!n.keys[i].empty()) WalkYaml(n.values[i], Join(prefix, n.keys[i]), out, depth + 1);
       break;
     default:
       break;
@@ -150,13 +155,15 @@ void WalkYaml(const YamlNode& n, const std::string& prefix, ConfigFile* out, int
 
 void HydraDefaults(const YamlNode& root, ConfigFile* out) {
   if (root.kind != YamlNode::kMap) return;
-  for (const auto& [k, v] : root.map) {
-    if (k != "defaults" || v.kind != YamlNode::kSeq) continue;
+  for (size_t i = 0; i < root.keys.size(); ++i) {
+    const YamlNode& v = root.values[i];
+    if (root.keys[i] != "defaults" || v.kind != YamlNode::kSeq) continue;
     for (const auto& item : v.seq) {
       if (item.kind != YamlNode::kMap) continue;
-      for (const auto& [gk, gv] : item.map) {
+      for (size_t g = 0; g < item.keys.size(); ++g) {
+        const YamlNode& gv = item.values[g];
         if (gv.kind != YamlNode::kScalar) continue;
-        std::string group = gk;
+        std::string group = item.keys[g];
         while (!group.empty() && (group[0] == '/' || group[0] == '+')) group.erase(0, 1);
         if (group.rfind("override ", 0) == 0) group = group.substr(9);
         out->defaults.emplace_back(group, gv.scalar);
