@@ -19,7 +19,8 @@ void CommandFailed(const Status& status) {
 int main(int argc, char** argv) {
   CLI::App app{
       "schedmate — makes GPU cluster schedulers understand the jobs they run.\n"
-      "Trace replay, baseline policies, and the semantic layer's Metric Tracker."};
+      "Trace replay and baseline policies; the semantic layer's Metric Tracker (track),\n"
+      "Failure Handler (diagnose) and Scheduling Advisor (advise, history)."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "schedmate 0.1.0");
   schedmate::AddDemoCommand(app);
