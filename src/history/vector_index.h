@@ -3,7 +3,8 @@
 // holds more than `hnsw_threshold` vectors. Queries are "as of" a time:
 // records completed at or after it are invisible, so a job never learns from
 // its future. Vectors are L2-normalised on insert; cosine = dot product.
-// Rebuilt from the store at start. Not thread safe for concurrent writes.
+// Rebuilt from the store at start. Not thread safe: even Search may build
+// the graph lazily (the first search above the threshold, or after a replace).
 #ifndef SCHEDMATE_HISTORY_VECTOR_INDEX_H_
 #define SCHEDMATE_HISTORY_VECTOR_INDEX_H_
 
