@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   schedmate::AddTrackCommand(app);
   schedmate::AddDiagnoseCommand(app);
   schedmate::AddAdviseCommand(app);
+  schedmate::AddWorldCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   try {

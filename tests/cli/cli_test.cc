@@ -323,4 +323,17 @@ TEST_F(CliTest, HistoryAddThenAdviseMatchesARenamedCopy) {
   EXPECT_EQ(Exec("history --history " + db + " show nope").code, 2);
 }
 
+TEST_F(CliTest, WorldCatalogAndMaterialize) {
+  CmdResult c = Exec("world catalog --shared " + (dir_ / "no-shared").string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.out.find("llama3-8b"), std::string::npos);
+  EXPECT_NE(c.out.find("flops"), std::string::npos);
+  std::string out = (dir_ / "world").string();
+  CmdResult m = Exec("world materialize -o " + out + " --family bert --style hf-trainer --count 2");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_TRUE(fs::exists(dir_ / "world/bert-hf-trainer-1/COMMAND"));
+  EXPECT_TRUE(fs::exists(dir_ / "world/bert-hf-trainer-0/TRUTH"));
+  EXPECT_EQ(Exec("world materialize -o " + out + " --family gpt5").code, 2);
+}
+
 }  // namespace

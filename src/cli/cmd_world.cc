@@ -1,0 +1,92 @@
+// `schedmate world …`: the semantic world's parts, for inspection —
+// `catalog` prints each workload family's characteristics and where they
+// come from; `materialize` writes generated repositories to a directory.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "world/repo_generator.h"
+#include "world/workload_catalog.h"
+
+namespace schedmate {
+namespace {
+
+struct WorldArgs {
+  std::string shared = "../shared";
+  std::string out = "schedmate-world";
+  std::string family;
+  std::string style = "all";
+  int count = 1;
+  uint64_t seed = 1;
+};
+
+void Catalog(const WorldArgs& a) {
+  WorkloadCatalog c = WorkloadCatalog::FromSharedOrModel(a.shared);
+  std::printf("%-17s %-26s %6s %12s %11s %8s %8s %9s %5s\n", "family", "source", "batch", "step s (1)",
+              "step s (8)", "SM util", "mem util", "mem MiB", "label");
+  for (const auto& [name, e] : c.entries())
+    std::printf("%-17s %-26s %6d %12.4f %11.4f %8.2f %8.2f %9.0f %5d\n", name.c_str(), e.source.c_str(), e.ref_batch,
+                c.StepTime(name, "dgx", 1, e.ref_batch), c.StepTime(name, "dgx", 8, e.ref_batch), e.sm_util,
+                e.gmem_util, e.gmem_mib, e.sharing_label);
+  std::printf("\nstep s (1 / 8 GPUs) at the reference batch: Sia's A100 (\"dgx\") profile where Sia measured the app,\n"
+              "else the source's own reference (Lucid's measuring GPU, or an A100 under the FLOPs model).\n"
+              "sources: lucid = Lucid's single_data.csv, sia = Sia's placements profiles, flops = the documented\n"
+              "FLOPs model (src/world/workload_catalog.cc).\n");
+}
+
+void Materialize(const WorldArgs& a) {
+  Rng rng(a.seed);
+  std::vector<std::string> families = a.family.empty() ? WorkloadFamilies() : std::vector<std::string>{a.family};
+  for (const auto& f : families)
+    if (std::find(WorkloadFamilies().begin(), WorkloadFamilies().end(), f) == WorkloadFamilies().end())
+      CommandFailed(InvalidArgument("--family " + f + ": not one of the 15 families (see `schedmate world catalog`)"));
+  int written = 0;
+  for (const auto& f : families)
+    for (int s = 0; s < kNumCodeStyles; ++s) {
+      auto style = static_cast<CodeStyle>(s);
+      if (a.style != "all" && a.style != CodeStyleName(style)) continue;
+      for (int i = 0; i < a.count; ++i) {
+        WorkloadTruth w = DrawWorkload(f, rng);
+        GeneratedRepo r = GenerateRepo(w, style, rng.NextU64());
+        std::string dir = a.out + "/" + f + "-" + CodeStyleName(style) + "-" + std::to_string(i);
+        for (const auto& [path, text] : r.files) {
+          std::filesystem::create_directories(std::filesystem::path(dir + "/" + path).parent_path());
+          std::ofstream(dir + "/" + path) << text;
+        }
+        std::ofstream(dir + "/COMMAND") << r.command << "\n";
+        std::ofstream(dir + "/TRUTH") << "model_name " << w.model_name << "\nmodel_type " << w.model_type
+                                      << "\ndataset " << w.dataset << "\ntraining_iterations " << w.iterations
+                                      << "\niteration_type " << w.iteration_type << "\nbatch_size " << w.batch_size
+                                      << "\nnum_gpus " << w.num_gpus << "\n";
+        ++written;
+      }
+    }
+  if (written == 0) CommandFailed(InvalidArgument("--style " + a.style + ": no such code style"));
+  std::printf("wrote %d repositories under %s/ (each with COMMAND and TRUTH); try:\n"
+              "  schedmate advise %s/<repo> --cmd \"$(cat %s/<repo>/COMMAND)\"\n",
+              written, a.out.c_str(), a.out.c_str(), a.out.c_str());
+}
+
+}  // namespace
+
+void AddWorldCommand(CLI::App& app) {
+  auto a = std::make_shared<WorldArgs>();
+  CLI::App* cmd = app.add_subcommand("world", "The semantic world of a simulation: workload catalog, generated repositories.");
+  cmd->require_subcommand(1);
+  CLI::App* cat = cmd->add_subcommand("catalog", "The 15 workload families: step time, utilisation, memory, and their source.");
+  cat->add_option("--shared", a->shared, "Directory holding traces/lucid and traces/sia (model only when absent)")
+      ->capture_default_str();
+  cat->callback([a] { Catalog(*a); });
+  CLI::App* mat = cmd->add_subcommand("materialize", "Write generated training repositories (with COMMAND and TRUTH) for inspection.");
+  mat->add_option("-o,--out", a->out, "Output directory")->capture_default_str();
+  mat->add_option("--family", a->family, "One family (default: all 15)");
+  mat->add_option("--style", a->style, "raw-loop | hf-trainer | lightning | hydra | deepspeed | all")->capture_default_str();
+  mat->add_option("--count", a->count, "Repositories per family and style")->capture_default_str()->check(CLI::Range(1, 1000));
+  mat->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  mat->callback([a] { Materialize(*a); });
+}
+
+}  // namespace schedmate
