@@ -15,6 +15,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_files.h"
+
 #include "failure/diagnose.h"
 
 namespace schedmate {
@@ -23,12 +25,7 @@ namespace {
 constexpr int64_t kLogBytes = int64_t{1} << 30;
 
 const std::string& FailedLog() {
-  static const std::string path = [] {
-    const char* dir = std::getenv("TMPDIR");
-    std::string p = std::string(dir ? dir : "/tmp") + "/schedmate_bench_failed_1g.log";
-    struct stat st;
-    if (stat(p.c_str(), &st) == 0 && st.st_size >= kLogBytes) return p;
-    std::ofstream out(p, std::ios::binary);
+  static const std::string path = BenchFile("schedmate_bench_failed_1g.log", kLogBytes, [](std::ofstream& out) {
     std::string block;
     char buf[256];
     int64_t written = 0, step = 0;
@@ -48,8 +45,7 @@ const std::string& FailedLog() {
     for (int i = 0; i < 5000; ++i)
       out << (i % 4 == 0 ? "W0330 api.py:897] Sending process 1550 closing signal SIGTERM\n"
                          : "[rank5]: RuntimeError: NCCL communicator was aborted on rank 5.\n");
-    return p;
-  }();
+  });
   return path;
 }
 
@@ -73,15 +69,7 @@ void Locate1GB(benchmark::State& state) {
 BENCHMARK(Locate1GB)->Unit(benchmark::kMillisecond);
 
 void BaselineReadWholeFile(benchmark::State& state) {
-  std::vector<char> buf(1 << 20);
-  for (auto _ : state) {
-    int fd = open(FailedLog().c_str(), O_RDONLY);
-    int64_t total = 0;
-    ssize_t n;
-    while ((n = read(fd, buf.data(), buf.size())) > 0) total += n;
-    close(fd);
-    benchmark::DoNotOptimize(total);
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(ReadWholeFile(FailedLog()));
 }
 BENCHMARK(BaselineReadWholeFile)->Unit(benchmark::kMillisecond)->Iterations(3);
 

@@ -14,6 +14,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_files.h"
+
 #include "tracker/tracker.h"
 
 namespace schedmate {
@@ -22,12 +24,7 @@ namespace {
 constexpr int64_t kLogBytes = int64_t{1} << 30;
 
 const std::string& BigLog() {
-  static const std::string path = [] {
-    const char* dir = std::getenv("TMPDIR");
-    std::string p = std::string(dir ? dir : "/tmp") + "/schedmate_bench_1g.log";
-    struct stat st;
-    if (stat(p.c_str(), &st) == 0 && st.st_size >= kLogBytes) return p;
-    std::ofstream out(p, std::ios::binary);
+  static const std::string path = BenchFile("schedmate_bench_1g.log", kLogBytes, [](std::ofstream& out) {
     std::string block;
     int64_t step = 0, written = 0;
     char buf[256];
@@ -46,8 +43,7 @@ const std::string& BigLog() {
       out << block;
       written += static_cast<int64_t>(block.size());
     }
-    return p;
-  }();
+  });
   return path;
 }
 
@@ -67,15 +63,7 @@ BENCHMARK(TailScanLatest10)->Unit(benchmark::kMillisecond);
 
 void BaselineReadWholeFile(benchmark::State& state) {
   const std::string& path = BigLog();
-  std::vector<char> buf(1 << 20);
-  for (auto _ : state) {
-    int fd = open(path.c_str(), O_RDONLY);
-    int64_t total = 0;
-    ssize_t n;
-    while ((n = read(fd, buf.data(), buf.size())) > 0) total += n;
-    close(fd);
-    benchmark::DoNotOptimize(total);
-  }
+  for (auto _ : state) benchmark::DoNotOptimize(ReadWholeFile(path));
 }
 BENCHMARK(BaselineReadWholeFile)->Unit(benchmark::kMillisecond)->Iterations(3);
 
