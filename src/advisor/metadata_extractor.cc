@@ -298,43 +298,42 @@ std::string ModelType(const State& st, const std::string& model) {
   return "";
 }
 
-}  // namespace
+// A shell wrapper's Python line is the real launch (the outer overrides are kept).
+Status UnwrapShell(State& st, LaunchSpec* spec) {
+  if (spec->entry_kind != LaunchSpec::Entry::kShell) return Status::Ok();
+  auto script = st.Read(spec->entry);
+  if (!script) return InvalidArgument(spec->entry + ": wrapper script not in the repository");
+  auto line = FindLaunchInShellScript(*script);
+  if (!line) return InvalidArgument(spec->entry + ": launches no Python");
+  ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(*line));
+  for (const auto& o : spec->overrides) inner.overrides.push_back(o);
+  *spec = std::move(inner);
+  return Status::Ok();
+}
 
-Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
-                                         const ExtractOptions& options) {
-  ASSIGN_OR_RETURN(LaunchSpec spec, ParseLaunchCommand(command));
-  State st{snapshot, options, {}, {}, {}, {}, {}, {}};
-  ASSIGN_OR_RETURN(FileTree tree, FileTreeTool(snapshot));
-  for (const auto& f : tree.files) st.files.insert(f.path);
-
-  // A shell wrapper: its Python line is the real launch.
-  if (spec.entry_kind == LaunchSpec::Entry::kShell) {
-    auto script = st.Read(spec.entry);
-    if (!script) return InvalidArgument(spec.entry + ": wrapper script not in the repository");
-    auto line = FindLaunchInShellScript(*script);
-    if (!line) return InvalidArgument(spec.entry + ": launches no Python");
-    ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(*line));
-    for (const auto& o : spec.overrides) inner.overrides.push_back(o);
-    spec = std::move(inner);
-  }
-  std::string entry;
+// The entry file of a script or `python -m` module launch.
+Result<std::string> FindEntry(const State& st, const LaunchSpec& spec) {
   if (spec.entry_kind == LaunchSpec::Entry::kModule) {
     std::string rel = spec.entry;
     std::replace(rel.begin(), rel.end(), '.', '/');
     for (const std::string& cand : {rel + ".py", rel + "/__main__.py", "src/" + rel + ".py", "src/" + rel + "/__main__.py"})
-      if (st.files.count(cand)) {
-        entry = cand;
-        break;
-      }
+      if (st.files.count(cand)) return cand;
   } else if (st.files.count(JoinPath("", spec.entry))) {
-    entry = JoinPath("", spec.entry);
+    return JoinPath("", spec.entry);
   }
-  if (entry.empty()) return InvalidArgument(spec.entry + ": entry point not found in the repository");
+  return InvalidArgument(spec.entry + ": entry point not found in the repository");
+}
 
-  // Entry file, then its local imports breadth-first (lower precedence).
+struct HydraMain {
+  std::string path, name;  // config_path (from the repository root), config_name
+};
+
+// The entry file, then its local imports breadth-first, scanned for values
+// (imported files first, so the entry's own values win).
+HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOptions& options) {
   std::deque<std::pair<std::string, int>> queue = {{entry, 0}};
   std::set<std::string> seen = {entry};
-  std::string hydra_path, hydra_name;
+  HydraMain hydra;
   std::vector<std::pair<std::string, PythonFacts>> parsed;
   while (!queue.empty()) {
     auto [path, depth] = queue.front();
@@ -345,8 +344,8 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
     for (const auto& c : py.calls)
       if (c.callee == "hydra.main") {
         if (const PyValue* p = c.Kwarg("config_path"); p && p->kind == PyValue::Kind::kString)
-          hydra_path = JoinPath(DirOf(path), p->text);
-        if (const PyValue* n = c.Kwarg("config_name"); n && n->kind == PyValue::Kind::kString) hydra_name = n->text;
+          hydra.path = JoinPath(DirOf(path), p->text);
+        if (const PyValue* n = c.Kwarg("config_name"); n && n->kind == PyValue::Kind::kString) hydra.name = n->text;
       }
     // Bounded: a file with thousands of imports (or names) cannot stall the walk.
     size_t imports_seen = 0;
@@ -365,8 +364,12 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
   // Constants first (so defaults that name them resolve), imported files first.
   for (auto it = parsed.rbegin(); it != parsed.rend(); ++it)
     ScanPython(st, it->first, it->second, it->first == entry ? kEntryDefault : kImported);
+  return hydra;
+}
 
-  // Config files: --config, DeepSpeed JSON, accelerate config, Hydra.
+// Config files (--config, DeepSpeed JSON, Hydra and its group choices), then
+// the command line's overrides, which win.
+void ReadConfigsAndOverrides(State& st, const LaunchSpec& spec, const std::string& entry, const HydraMain& hydra) {
   for (const std::string& cfg : {spec.config_file, spec.Override("deepspeed") ? *spec.Override("deepspeed") : ""}) {
     if (cfg.empty()) continue;
     for (const std::string& cand : {JoinPath("", cfg), JoinPath(DirOf(entry), cfg)})
@@ -376,12 +379,12 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
       }
   }
   std::set<std::string> group_choices;  // overrides that pick a Hydra config group file
-  if (!hydra_name.empty()) {
-    std::string root = JoinPath(hydra_path, hydra_name + ".yaml");
+  if (!hydra.name.empty()) {
+    std::string root = JoinPath(hydra.path, hydra.name + ".yaml");
     if (st.files.count(root)) ReadConfig(st, root, kConfig);
     // Group overrides on the command line select a file: experiment=pile/gpt.
     for (const auto& [k, v] : spec.overrides) {
-      std::string p = JoinPath(hydra_path, k + "/" + v + ".yaml");
+      std::string p = JoinPath(hydra.path, k + "/" + v + ".yaml");
       if (st.files.count(p)) {
         ReadConfig(st, p, kConfig, k);
         group_choices.insert(k);
@@ -390,8 +393,10 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
   }
   for (const auto& [k, v] : spec.overrides)
     if (!group_choices.count(k)) st.Set(FieldForKey(k), v, "<command>", 0, kCommand);
+}
 
-  // Assemble the schema.
+// The schema from the resolved values.
+WorkloadMetadata Assemble(State& st, const LaunchSpec& spec) {
   WorkloadMetadata md;
   md.extractor = "embedded";
   md.files_read = st.read;
@@ -469,6 +474,21 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
               (md.training_iterations ? 1 : 0) + (md.batch_size ? 1 : 0) + (md.hardware.num_gpus ? 1 : 0);
   md.confidence = found / 6.0;
   return md;
+}
+
+}  // namespace
+
+Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
+                                         const ExtractOptions& options) {
+  ASSIGN_OR_RETURN(LaunchSpec spec, ParseLaunchCommand(command));
+  State st{snapshot, options, {}, {}, {}, {}, {}, {}};
+  ASSIGN_OR_RETURN(FileTree tree, FileTreeTool(snapshot));
+  for (const auto& f : tree.files) st.files.insert(f.path);
+  RETURN_IF_ERROR(UnwrapShell(st, &spec));
+  ASSIGN_OR_RETURN(std::string entry, FindEntry(st, spec));
+  HydraMain hydra = ReadPythonSources(st, entry, options);
+  ReadConfigsAndOverrides(st, spec, entry, hydra);
+  return Assemble(st, spec);
 }
 
 }  // namespace schedmate
