@@ -118,8 +118,9 @@ void EvalTracker(const EvalTrackerArgs& a) {
     for (size_t i = lines.size(); i-- > 0;)
       if (!scan.Add(lines[i], static_cast<int64_t>(i))) break;
     *st = scan.stats();
-    unsure += scan.Finish().confidence < choice.cascade_threshold;
-    ProgressReport r = ChooseProgress(scan, choice);
+    ProgressReport embedded = scan.Finish();
+    unsure += embedded.confidence < choice.cascade_threshold;
+    ProgressReport r = ChooseProgress(scan, std::move(embedded), choice);
     llm_answers += r.backend == "llm";
     fallbacks += r.backend.rfind("embedded (llm", 0) == 0;
     return r;

@@ -19,7 +19,7 @@ struct LlmArgs {
   double timeout_s = 60;
   int retries = 2;
   int concurrency = 4;
-  double cascade_threshold = 0.75;  // both components' confidences are calibrated to this
+  double cascade_threshold = 0.75;  // ask the LLM below this embedded confidence
 };
 
 void AddLlmOptions(CLI::App* cmd, LlmArgs* args);

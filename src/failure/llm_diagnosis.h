@@ -29,7 +29,7 @@ LlmDiagnosisResult LlmDiagnose(ChatClient& client, const LineWindow& window, int
 struct DiagnosisChoice {
   BackendKind backend = BackendKind::kEmbedded;
   ChatClient* client = nullptr;
-  double cascade_threshold = 0.7;
+  double cascade_threshold = 0.75;
 };
 
 // The diagnosis for a located window; `*backend` says who answered

@@ -120,7 +120,10 @@ LlmProgressResult LlmExtractProgress(ChatClient& client, const std::vector<std::
 }
 
 ProgressReport ChooseProgress(const ProgressScan& scan, const BackendChoice& choice) {
-  ProgressReport embedded = scan.Finish();
+  return ChooseProgress(scan, scan.Finish(), choice);
+}
+
+ProgressReport ChooseProgress(const ProgressScan& scan, ProgressReport embedded, const BackendChoice& choice) {
   if (choice.backend == TrackerBackend::kEmbedded || !choice.client) return embedded;
   if (choice.backend == TrackerBackend::kCascade && embedded.confidence >= choice.cascade_threshold)
     return embedded;

@@ -45,6 +45,8 @@ struct BackendChoice {
 // cascade; on an LLM failure the embedded report, with backend
 // "embedded (llm <error kind>)".
 ProgressReport ChooseProgress(const ProgressScan& scan, const BackendChoice& choice);
+// The same when the caller already holds scan.Finish().
+ProgressReport ChooseProgress(const ProgressScan& scan, ProgressReport embedded, const BackendChoice& choice);
 
 }  // namespace schedmate
 
