@@ -21,6 +21,7 @@
 #include "advisor/advisor.h"
 #include "advisor/metadata_extractor.h"
 #include "cli/commands.h"
+#include "cli/field_score.h"
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "history/sqlite_store.h"
@@ -36,22 +37,6 @@ struct EvalAdvisorArgs {
   bool json = false, verbose = false;
   float min_score = 0.80f;
 };
-
-struct FieldTally {
-  int total = 0;
-  std::map<std::string, int> ok;
-};
-
-void Score(const WorkloadMetadata& md, const WorkloadTruth& t, FieldTally* f) {
-  ++f->total;
-  f->ok["model_name"] += md.model_name == t.model_name;
-  f->ok["model_type"] += md.model_type == t.model_type;
-  f->ok["dataset"] += md.dataset == t.dataset;
-  f->ok["training_iterations"] += md.training_iterations == t.iterations;
-  f->ok["iteration_type"] += md.iteration_type == t.iteration_type;
-  f->ok["batch_size"] += md.batch_size == t.batch_size;
-  f->ok["hardware.num_gpus"] += md.hardware.num_gpus.value_or(1) == t.num_gpus;
-}
 
 double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -94,7 +79,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
       if (a.verbose) std::fprintf(stderr, "extract failed (%s): %s\n", CodeStyleName(style), md.status().message().c_str());
       continue;
     }
-    Score(*md, w, &fields);
+    fields.Score(*md, w);
     HistoryRecord r;
     r.job_id = "p" + std::to_string(p);
     r.duration_s = static_cast<int64_t>(SampleDurationS(w, rng));
@@ -126,7 +111,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
     auto md = ExtractMetadata(*snap, q.repo.command);
     DurationEstimate e;
     if (md.ok()) {
-      Score(*md, q.truth, &fields);
+      fields.Score(*md, q.truth);
       EstimateOptions eo;
       eo.min_score = a.min_score;
       e = EstimateFromHistory(*md, index, **store, 1 << 30, eo);
@@ -177,12 +162,8 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
   std::filesystem::remove(db + "-wal");
   std::filesystem::remove(db + "-shm");
   Json per_field = Json::object();
-  double field_mean = 0;
-  for (const auto& [k, v] : fields.ok) {
-    per_field[k] = fields.total ? double(v) / fields.total : 0;
-    field_mean += fields.total ? double(v) / fields.total : 0;
-  }
-  field_mean /= std::max<size_t>(1, fields.ok.size());
+  for (const auto& [k, v] : fields.ok) per_field[k] = fields.total ? double(v) / fields.total : 0;
+  double field_mean = fields.Mean();
   auto ratio = [](int x, int n) { return n ? double(x) / n : 0.0; };
   if (a.json) {
     Json j = {{"projects", a.projects}, {"seed", a.seed}, {"queries", queries.size()},

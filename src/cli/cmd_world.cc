@@ -1,6 +1,8 @@
 // `schedmate world …`: the semantic world's parts, for inspection —
 // `catalog` prints each workload family's characteristics and where they
-// come from; `materialize` writes generated repositories to a directory.
+// come from; `map` maps a trace's jobs to workloads and prints the mapping;
+// `materialize` writes generated repositories (per family and style, or for
+// a mapped trace's jobs, with their logs and a jobs.jsonl of the truth).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +10,11 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/world_trace.h"
+#include <nlohmann/json.hpp>
+
+#include "core/json.h"
+#include "world/job_artifacts.h"
 #include "world/repo_generator.h"
 #include "world/workload_catalog.h"
 
@@ -21,6 +28,8 @@ struct WorldArgs {
   std::string style = "all";
   int count = 1;
   uint64_t seed = 1;
+  int64_t sample = 200;
+  WorldTraceArgs world;
 };
 
 void Catalog(const WorldArgs& a) {
@@ -70,6 +79,65 @@ void Materialize(const WorldArgs& a) {
               written, a.out.c_str(), a.out.c_str(), a.out.c_str());
 }
 
+MappedTrace MapOrFail(const WorldTraceArgs& w) {
+  WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(w.shared);
+  auto m = LoadAndMap(w, catalog);
+  if (!m.ok()) CommandFailed(m.status());
+  return std::move(m).value();
+}
+
+void Map(const WorldArgs& a) { std::printf("%s", DescribeMapping(MapOrFail(a.world)).c_str()); }
+
+Json JobLine(const JobSpec& j, const MappedJob& m, const std::string& repo, const std::string& log, const RenderedLog& r) {
+  const WorkloadTruth& t = m.truth;
+  Json line = {{"id", j.id}, {"submit_s", j.submit_s}, {"duration_s", j.duration_s}, {"gpus", j.gpus},
+               {"project", m.project}, {"name", m.job_name}, {"family", t.family}, {"style", CodeStyleName(m.style)},
+               {"repo", repo}, {"command", ""}, {"log", log},
+               {"truth", {{"model_name", t.model_name}, {"model_type", t.model_type}, {"dataset", t.dataset},
+                          {"training_iterations", t.iterations}, {"iteration_type", t.iteration_type},
+                          {"batch_size", t.batch_size}, {"num_gpus", t.num_gpus}}},
+               {"step_time_s", m.step_time_s}, {"total_steps", m.total_steps}, {"steps_run", m.steps_run},
+               {"log_every", m.log_every}, {"progress_lines", r.progress_records},
+               {"end_state", std::string(EndStateName(m.end_state))}, {"state_drawn", m.state_drawn}};
+  if (m.failure) {
+    line["failure_category"] = m.failure->category;
+    line["failure_component"] = m.failure->component;
+    line["root_line"] = r.root_line;
+  }
+  return line;
+}
+
+void MaterializeTrace(const WorldArgs& a) {
+  namespace fs = std::filesystem;
+  MappedTrace m = MapOrFail(a.world);
+  std::vector<size_t> picked = SampleJobs(m.trace.jobs.size(), a.sample, a.world.params.seed);
+  std::error_code ec;
+  fs::create_directories(a.out + "/logs", ec);
+  std::ofstream jobs(a.out + "/jobs.jsonl");
+  if (ec || !jobs) CommandFailed(InvalidArgument("-o " + a.out + ": cannot create the output directory"));
+  RepoCache cache(64);
+  size_t failed = 0;
+  for (size_t i : picked) {
+    const JobSpec& j = m.trace.jobs[i];
+    const MappedJob& mj = m.world.jobs[i];
+    auto repo = cache.Materialize(mj, a.out + "/repos");
+    if (!repo.ok()) CommandFailed(repo.status());
+    uint64_t seed = StableHash(j.id) ^ a.world.params.seed;
+    RenderedLog log = JobLogAtEnd(mj, j.id, seed);
+    std::string log_rel = "logs/" + j.id + ".log";
+    std::ofstream(a.out + "/" + log_rel, std::ios::binary) << log.text;
+    Json line = JobLine(j, mj, "repos/" + RepoKeyHex(mj.repo_key), log_rel, log);
+    line["command"] = cache.Get(mj).command;
+    jobs << DumpJson(line) << "\n";
+    failed += mj.failure.has_value();
+  }
+  if (!jobs.flush()) CommandFailed(Internal("cannot write " + a.out + "/jobs.jsonl"));
+  std::printf("%s", DescribeMapping(m).c_str());
+  std::printf("\nwrote %zu jobs (%zu failed) to %s/: jobs.jsonl, logs/, and %zu distinct repositories in repos/\n"
+              "check them with the real components:  schedmate world check %s\n",
+              picked.size(), failed, a.out.c_str(), cache.generated(), a.out.c_str());
+}
+
 }  // namespace
 
 void AddWorldCommand(CLI::App& app) {
@@ -85,8 +153,18 @@ void AddWorldCommand(CLI::App& app) {
   mat->add_option("--family", a->family, "One family (default: all 15)");
   mat->add_option("--style", a->style, "raw-loop | hf-trainer | lightning | hydra | deepspeed | all")->capture_default_str();
   mat->add_option("--count", a->count, "Repositories per family and style")->capture_default_str()->check(CLI::Range(1, 1000));
-  mat->add_option("--seed", a->seed, "Seed")->capture_default_str();
-  mat->callback([a] { Materialize(*a); });
+  mat->add_option("--sample", a->sample, "With --trace/--synth: jobs written, drawn at random (0 = all)")->capture_default_str();
+  AddWorldTraceOptions(mat, &a->world);
+  mat->callback([a] {
+    if (!a->world.trace.empty() || !a->world.synth.empty()) return MaterializeTrace(*a);
+    a->seed = a->world.params.seed;
+    Materialize(*a);
+  });
+  CLI::App* map = cmd->add_subcommand("map", "Map a trace's jobs to workloads and projects; print what the mapping made.");
+  AddWorldTraceOptions(map, &a->world);
+  map->callback([a] { Map(*a); });
+  AddWorldCheckCommand(cmd);
+  AddWorldCalibrateCommand(cmd);
 }
 
 }  // namespace schedmate

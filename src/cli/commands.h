@@ -23,6 +23,9 @@ void AddWorldCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 void AddEvalAdvisorCommand(CLI::App* eval);
+// `world check` and `world calibrate` under the world command.
+void AddWorldCheckCommand(CLI::App* world);
+void AddWorldCalibrateCommand(CLI::App* world);
 
 // Prints "error: ..." and ends the command with exit code 2 for bad input,
 // 1 for anything else.

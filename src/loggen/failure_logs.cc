@@ -26,6 +26,8 @@ std::string ProgressLine(Rng& rng, int64_t step) {
   return buf;
 }
 
+}  // namespace
+
 std::string CascadeLine(Rng& rng) {
   char buf[256];
   int rank = static_cast<int>(rng.Below(64));
@@ -54,8 +56,6 @@ std::string CascadeLine(Rng& rng) {
   }
   return buf;
 }
-
-}  // namespace
 
 std::string EmbedFailureExcerpt(const std::string& excerpt, int64_t excerpt_root_index, const EmbedOptions& o,
                                 int64_t* root_index) {

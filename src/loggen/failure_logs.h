@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/random.h"
+
 namespace schedmate {
 
 struct EmbedOptions {
@@ -16,6 +18,10 @@ struct EmbedOptions {
   int64_t lines_after = 2000;  // cascade and noise after the excerpt
   uint64_t seed = 1;
 };
+
+// One line of a failure's cascade: SIGTERM to healthy ranks, NCCL watchdog
+// aborts, rank tracebacks, ChildFailedError, srun exit codes.
+std::string CascadeLine(Rng& rng);
 
 // Returns the long log; *root_index is the excerpt's root-cause line number
 // (0-based) in it.

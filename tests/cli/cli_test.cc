@@ -336,4 +336,35 @@ TEST_F(CliTest, WorldCatalogAndMaterialize) {
   EXPECT_EQ(Exec("world materialize -o " + out + " --family gpt5").code, 2);
 }
 
+TEST_F(CliTest, WorldMapsATraceAndTheComponentsReadIt) {
+  CmdResult map = Exec("world map --synth seren --synth-jobs 300");
+  ASSERT_EQ(map.code, 0) << map.err;
+  EXPECT_NE(map.out.find("projects"), std::string::npos);
+  std::string out = (dir_ / "mapped").string();
+  CmdResult m = Exec("world materialize --synth seren --synth-jobs 300 --sample 25 -o " + out);
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_TRUE(fs::exists(dir_ / "mapped/jobs.jsonl"));
+  CmdResult c = Exec("world check --json " + out);
+  ASSERT_EQ(c.code, 0) << c.err;
+  auto j = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["jobs"], 25);
+  EXPECT_GE(j["advisor"]["field_accuracy_mean"].get<double>(), 0.95);
+  EXPECT_GE(j["tracker"]["success"].get<double>(), 0.9);
+  EXPECT_GT(j["failure"]["failed_jobs"].get<int>(), 0);
+  EXPECT_GE(j["failure"]["accuracy_3way"].get<double>(), 0.8);
+  // A jobs.jsonl that points outside its directory is refused with the line.
+  std::ofstream(dir_ / "mapped/jobs.jsonl", std::ios::app)
+      << R"({"id":"x","repo":"../../etc","command":"python t.py","log":"logs/x.log","family":"bert","style":"raw-loop",)"
+      << R"("step_time_s":1,"steps_run":1,"log_every":1,"progress_lines":0,"truth":{"model_name":"m","model_type":"t",)"
+      << R"("dataset":"d","training_iterations":1,"iteration_type":"step","batch_size":1,"num_gpus":1}})" << "\n";
+  CmdResult bad = Exec("world check " + out);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("jobs.jsonl:26"), std::string::npos) << bad.err;
+  CmdResult cal = Exec("world calibrate --synth seren --synth-jobs 300 --json --progress off");
+  ASSERT_EQ(cal.code, 0) << cal.err;
+  auto k = nlohmann::json::parse(cal.out);
+  EXPECT_GT(k["hit_rate"].get<double>(), 0.1);
+  EXPECT_EQ(Exec("world map").code, 2);  // neither --trace nor --synth
+}
+
 }  // namespace
