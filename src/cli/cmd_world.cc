@@ -4,15 +4,17 @@
 // `materialize` writes generated repositories (per family and style, or for
 // a mapped trace's jobs, with their logs and a jobs.jsonl of the truth).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/world_trace.h"
-#include <nlohmann/json.hpp>
-
 #include "core/json.h"
 #include "world/job_artifacts.h"
 #include "world/repo_generator.h"
@@ -29,6 +31,7 @@ struct WorldArgs {
   int count = 1;
   uint64_t seed = 1;
   int64_t sample = 200;
+  bool metadata_only = false;
   WorldTraceArgs world;
 };
 
@@ -107,6 +110,13 @@ Json JobLine(const JobSpec& j, const MappedJob& m, const std::string& repo, cons
   return line;
 }
 
+// A file name for a job id from the trace: ids are outside input.
+std::string SafeFileName(size_t index, const std::string& id) {
+  std::string s = std::to_string(index) + "-";
+  for (char c : id.substr(0, 80)) s += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ? c : '_';
+  return s;
+}
+
 void MaterializeTrace(const WorldArgs& a) {
   namespace fs = std::filesystem;
   MappedTrace m = MapOrFail(a.world);
@@ -115,27 +125,37 @@ void MaterializeTrace(const WorldArgs& a) {
   fs::create_directories(a.out + "/logs", ec);
   std::ofstream jobs(a.out + "/jobs.jsonl");
   if (ec || !jobs) CommandFailed(InvalidArgument("-o " + a.out + ": cannot create the output directory"));
-  RepoCache cache(64);
+  RepoCache cache(4096);
+  std::set<uint64_t> repos;
   size_t failed = 0;
   for (size_t i : picked) {
     const JobSpec& j = m.trace.jobs[i];
     const MappedJob& mj = m.world.jobs[i];
-    auto repo = cache.Materialize(mj, a.out + "/repos");
-    if (!repo.ok()) CommandFailed(repo.status());
-    uint64_t seed = StableHash(j.id) ^ a.world.params.seed;
-    RenderedLog log = JobLogAtEnd(mj, j.id, seed);
-    std::string log_rel = "logs/" + j.id + ".log";
-    std::ofstream(a.out + "/" + log_rel, std::ios::binary) << log.text;
-    Json line = JobLine(j, mj, "repos/" + RepoKeyHex(mj.repo_key), log_rel, log);
+    std::string repo_rel = "repos/" + RepoKeyHex(mj.repo_key), log_rel;
+    RenderedLog log;
+    if (!a.metadata_only) {
+      auto repo = cache.Materialize(mj, a.out + "/repos");
+      if (!repo.ok()) CommandFailed(repo.status());
+      log = JobLogAtEnd(mj, j.id, StableHash(j.id) ^ a.world.params.seed);
+      log_rel = "logs/" + SafeFileName(i, j.id) + ".log";
+      std::ofstream(a.out + "/" + log_rel, std::ios::binary) << log.text;
+    }
+    repos.insert(mj.repo_key);
+    Json line = JobLine(j, mj, repo_rel, log_rel, log);
     line["command"] = cache.Get(mj).command;
     jobs << DumpJson(line) << "\n";
     failed += mj.failure.has_value();
   }
   if (!jobs.flush()) CommandFailed(Internal("cannot write " + a.out + "/jobs.jsonl"));
   std::printf("%s", DescribeMapping(m).c_str());
+  if (a.metadata_only) {
+    std::printf("\nwrote the metadata of %zu jobs (%zu failed, %zu distinct repositories) to %s/jobs.jsonl\n", picked.size(),
+                failed, repos.size(), a.out.c_str());
+    return;
+  }
   std::printf("\nwrote %zu jobs (%zu failed) to %s/: jobs.jsonl, logs/, and %zu distinct repositories in repos/\n"
               "check them with the real components:  schedmate world check %s\n",
-              picked.size(), failed, a.out.c_str(), cache.generated(), a.out.c_str());
+              picked.size(), failed, a.out.c_str(), repos.size(), a.out.c_str());
 }
 
 }  // namespace
@@ -154,6 +174,7 @@ void AddWorldCommand(CLI::App& app) {
   mat->add_option("--style", a->style, "raw-loop | hf-trainer | lightning | hydra | deepspeed | all")->capture_default_str();
   mat->add_option("--count", a->count, "Repositories per family and style")->capture_default_str()->check(CLI::Range(1, 1000));
   mat->add_option("--sample", a->sample, "With --trace/--synth: jobs written, drawn at random (0 = all)")->capture_default_str();
+  mat->add_flag("--metadata-only", a->metadata_only, "With --trace/--synth: only jobs.jsonl (truth, command, repository key), no files");
   AddWorldTraceOptions(mat, &a->world);
   mat->callback([a] {
     if (!a->world.trace.empty() || !a->world.synth.empty()) return MaterializeTrace(*a);
