@@ -1,12 +1,14 @@
 // The Failure Handler on arbitrary bytes: the locator with tiny chunks (so
 // the binary search runs on small inputs), the root-cause rules, and the
-// knowledge-base parser on the same bytes.
+// knowledge-base parser and the world's failure-injection parser on the
+// same bytes.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "failure/diagnose.h"
 #include "failure/signatures.h"
+#include "loggen/failure_injection.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
@@ -22,5 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   schedmate::DiagnoseLastError(text);
   auto kb = schedmate::SignatureBase::Parse(text, "fuzz");
   if (kb.ok()) kb->Match(schedmate::ToLower(text));
+  auto lib = schedmate::FailureInjections::Parse(text);
+  if (lib.ok()) {
+    schedmate::Rng rng(1);
+    for (const auto& t : lib->templates()) {
+      if (t.root_index < 0 || static_cast<size_t>(t.root_index) >= t.lines.size()) __builtin_trap();
+      schedmate::RenderInjection(t, {}, rng);
+    }
+  }
   return 0;
 }

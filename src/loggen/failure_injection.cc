@@ -17,7 +17,7 @@ bool ValidComponent(std::string_view c) {
 
 Status FinishTemplate(FailureTemplate* t, bool has_root, int header_line) {
   if (!has_root) return InvalidArgument(StrFormat("line %d: block '%s' has no root line (\"> …\")", header_line, t->id.c_str()));
-  while (!t->lines.empty() && t->lines.back().empty()) t->lines.pop_back();
+  while (t->lines.size() > static_cast<size_t>(t->root_index) + 1 && t->lines.back().empty()) t->lines.pop_back();
   return Status::Ok();
 }
 

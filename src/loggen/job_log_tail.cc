@@ -32,6 +32,22 @@ void StartUp(const JobLogSpec& spec, Rng& rng, LogWriter& w) {
   for (int i = 0, n = 2 + static_cast<int>(rng.Below(4)); i < n; ++i) w.Line(NoiseLine(rng));
 }
 
+// What other ranks of a multi-GPU job print between rank 0's progress lines.
+std::string RankWarning(int ranks, Rng& rng) {
+  static const char* const kWarnings[] = {
+      "[W reducer.cpp:1389] Warning: find_unused_parameters=True was specified in DDP constructor, but did not find any "
+      "unused parameters in the forward pass.",
+      "/opt/conda/lib/python3.10/site-packages/torch/utils/checkpoint.py:460: UserWarning: torch.utils.checkpoint: the "
+      "use_reentrant parameter should be passed explicitly.",
+      "[W ProcessGroupNCCL.cpp:2291] Warning: 0NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives.",
+      "WARNING: tokenizers: The current process just got forked, after parallelism has already been used. Disabling "
+      "parallelism to avoid deadlocks...",
+      "[2026-12-01 10:00:00,000] [INFO] [real_accelerator.py:203:get_accelerator] Setting ds_accelerator to cuda (auto detect)",
+  };
+  return StrFormat("[rank%d]:%s", 1 + static_cast<int>(rng.Below(static_cast<uint64_t>(std::max(ranks - 1, 1)))),
+                   kWarnings[rng.Below(std::size(kWarnings))]);
+}
+
 void Evaluation(const JobLogSpec& spec, int64_t step, Rng& rng, LogWriter& w) {
   double loss = spec.loss0 * 0.5 + 0.3 * rng.Uniform();
   switch (spec.format) {
@@ -87,7 +103,8 @@ RenderedLog RenderJobLogTail(const JobLogSpec& spec, int64_t steps_run, const In
     bool is_record = spec.format != JobLogFormat::kHfTqdm || line.find('|') != std::string::npos;
     if (is_record) ++record, step += every;
     if (is_record && o.eval_every_records > 0 && record % o.eval_every_records == 0) Evaluation(spec, step, rng, w);
-    for (double u = rng.Uniform(); u < o.noise_ratio; u += 1) w.Line(NoiseLine(rng));
+    for (double u = rng.Uniform(); u < o.noise_ratio; u += 1)
+      w.Line(o.ranks > 1 && rng.Uniform() < 0.4 ? RankWarning(o.ranks, rng) : NoiseLine(rng));
   }
   w.out().progress_records = static_cast<int64_t>(records.size());
   if (failure) Failure(*failure, rng, w);

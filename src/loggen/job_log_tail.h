@@ -1,7 +1,7 @@
 // The end of one simulated job's log, as a cluster would keep it (issue 6):
 // start-up lines when the tail reaches back to the start, the job's last
 // progress records in its framework's format (job_log.h) with evaluation
-// passes and unrelated cluster lines between them, a completion summary for
+// passes, unrelated cluster lines and other ranks' warnings between them, a completion summary for
 // a job that finished, and — for a failed job — the injected first error
 // followed by its cascade. Only the tail is generated: the Tracker reads a
 // steady-state window and the Failure Handler reads around the first error,
@@ -22,6 +22,7 @@ struct JobLogTailOptions {
   double noise_ratio = 0.3;       // unrelated lines per progress record, on average
   int64_t eval_every_records = 15;  // an evaluation pass every this many records; 0 = none
   bool finished = false;          // ended normally: print the completion summary
+  int ranks = 1;                  // > 1: other ranks' warnings interleave with rank 0's progress
   uint64_t seed = 1;
 };
 

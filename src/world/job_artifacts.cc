@@ -39,6 +39,7 @@ RenderedLog JobLogAtEnd(const MappedJob& m, const std::string& job_id, uint64_t 
   JobLogTailOptions o;
   o.progress_records = progress_records;
   o.finished = m.end_state == EndState::kCompleted;
+  o.ranks = std::max(m.truth.num_gpus, 1);
   o.seed = seed;
   return RenderJobLogTail(spec, m.steps_run, e ? &*e : nullptr, o);
 }
