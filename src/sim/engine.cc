@@ -1,6 +1,7 @@
 #include "sim/engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <queue>
 
 namespace schedmate {
@@ -33,8 +34,16 @@ class Engine final : public SimState, public SchedulingActions {
   // SchedulingActions
   Status Start(JobIndex job, const Allocation& allocation) override;
   Status Preempt(JobIndex job, int64_t restart_overhead_s) override;
+  Status Pack(JobIndex guest, JobIndex host, double guest_rate, double host_rate) override;
+  Status MoveToVc(JobIndex job, VcIndex vc) override;
 
  private:
+  // Banks progress up to now and continues at `rate` (re-schedules the end).
+  void Resegment(SimJob& j, double rate);
+  // `j` leaves its GPUs: releases them, or hands them to its partner.
+  void LeaveGpus(SimJob& j);
+  void StopGuest(SimJob& j);
+  void PushEnd(SimJob& j) { heap_.push({j.ExpectedEnd(), 0, j.index.value, j.generation}); }
   Status Admit();
   void Sample(int64_t until);
   void End(int32_t j);
@@ -129,9 +138,38 @@ void Engine::Arrive(int32_t i) {
   MarkDirty(j.vc);
 }
 
+void Engine::Resegment(SimJob& j, double rate) {
+  int64_t done = static_cast<int64_t>(std::llround(static_cast<double>(now_ - j.segment_start_s) * j.rate));
+  j.remaining_s = std::max<int64_t>(0, j.remaining_s - done);
+  j.segment_start_s = now_;
+  j.rate = rate;
+  ++j.generation;
+  PushEnd(j);
+}
+
+void Engine::StopGuest(SimJob& j) {
+  if (j.guest) j.guest_s += now_ - j.guest_since_s;
+  j.guest = false;
+}
+
+void Engine::LeaveGpus(SimJob& j) {
+  if (j.partner) {
+    SimJob& p = jobs_[j.partner->value];
+    p.partner.reset();
+    StopGuest(p);  // a guest whose host leaves owns the GPUs from now on
+    Resegment(p, 1.0);
+    ++result_.events;
+  } else {
+    cluster_.Release(j.vc, j.allocation);
+  }
+  j.partner.reset();
+  StopGuest(j);
+  j.rate = 1.0;
+}
+
 void Engine::End(int32_t i) {
   SimJob& j = jobs_[i];
-  cluster_.Release(j.vc, j.allocation);
+  LeaveGpus(j);
   int64_t ran = now_ - j.last_start_s;
   j.executed_s += ran;
   j.attained_gpu_s += ran * j.gpus;
@@ -167,7 +205,8 @@ Status Engine::Start(JobIndex job, const Allocation& allocation) {
   j.allocation = allocation;
   j.queued_s += now_ - j.pending_since_s;
   if (j.first_start_s < 0) j.first_start_s = now_;
-  j.last_start_s = now_;
+  j.last_start_s = j.segment_start_s = now_;
+  j.rate = 1.0;
   j.phase = JobPhase::kRunning;
   ++j.generation;
   --pending_;
@@ -175,7 +214,58 @@ Status Engine::Start(JobIndex job, const Allocation& allocation) {
   ++running_;
   ++decisions_;
   ++result_.events;
-  heap_.push({now_ + j.remaining_s, 0, job.value, j.generation});
+  PushEnd(j);
+  return Status::Ok();
+}
+
+Status Engine::Pack(JobIndex guest, JobIndex host, double guest_rate, double host_rate) {
+  const int32_t n = static_cast<int32_t>(jobs_.size());
+  if (guest.value < 0 || guest.value >= n || host.value < 0 || host.value >= n)
+    return Internal("Pack: no such job");
+  SimJob& g = jobs_[guest.value];
+  SimJob& h = jobs_[host.value];
+  const std::string who = std::string(policy_.Name());
+  if (g.phase != JobPhase::kPending) return Internal(who + " packed job '" + g.spec->id + "', which is not pending");
+  if (h.phase != JobPhase::kRunning || h.partner)
+    return Internal(who + " packed onto job '" + h.spec->id + "', which is not running alone");
+  if (g.gpus != h.gpus || g.vc != h.vc)
+    return Internal(who + " packed '" + g.spec->id + "' onto '" + h.spec->id + "' with another GPU count or VC");
+  if (!(guest_rate > 0 && guest_rate <= 1 && host_rate > 0 && host_rate <= 1))
+    return Internal(who + " packed with a rate outside (0, 1]");
+  g.allocation = h.allocation;
+  g.queued_s += now_ - g.pending_since_s;
+  if (g.first_start_s < 0) g.first_start_s = now_;
+  g.last_start_s = g.segment_start_s = now_;
+  g.rate = guest_rate;
+  g.phase = JobPhase::kRunning;
+  g.partner = host;
+  g.guest = true;
+  g.guest_since_s = now_;
+  ++g.packs;
+  ++g.generation;
+  h.partner = guest;
+  Resegment(h, host_rate);
+  PushEnd(g);
+  --pending_;
+  pending_gpus_ -= g.gpus;
+  ++running_;
+  ++decisions_;
+  ++result_.events;
+  ++result_.packs;
+  return Status::Ok();
+}
+
+Status Engine::MoveToVc(JobIndex job, VcIndex vc) {
+  if (job.value < 0 || job.value >= static_cast<int32_t>(jobs_.size()) || vc.value < 0 ||
+      vc.value >= cluster_.num_vcs())
+    return Internal("MoveToVc: no such job or VC");
+  SimJob& j = jobs_[job.value];
+  if (j.phase != JobPhase::kPending)
+    return Internal(std::string(policy_.Name()) + " moved job '" + j.spec->id + "', which is not pending");
+  if (j.gpus > cluster_.VcTotalGpus(vc))
+    return Internal(std::string(policy_.Name()) + " moved job '" + j.spec->id + "' to a VC too small for it");
+  j.vc = vc;
+  MarkDirty(vc);
   return Status::Ok();
 }
 
@@ -190,10 +280,11 @@ Status Engine::Preempt(JobIndex job, int64_t restart_overhead_s) {
   int64_t ran = now_ - j.last_start_s;
   j.executed_s += ran;
   j.attained_gpu_s += ran * j.gpus;
-  j.remaining_s = j.remaining_s - ran + restart_overhead_s;
+  int64_t done = static_cast<int64_t>(std::llround(static_cast<double>(now_ - j.segment_start_s) * j.rate));
+  j.remaining_s = std::max<int64_t>(0, j.remaining_s - done) + restart_overhead_s;
   j.overhead_s += restart_overhead_s;
   ++j.preemptions;
-  cluster_.Release(j.vc, j.allocation);
+  LeaveGpus(j);
   j.allocation = {};
   j.phase = JobPhase::kPending;
   j.pending_since_s = now_;

@@ -50,6 +50,7 @@ struct SimResult {
   int64_t total_gpus = 0;
   int64_t events = 0;     // arrivals + ends + wakeups + decisions
   int64_t rejected = 0;
+  int64_t packs = 0;      // Pack decisions
 };
 
 // Replays `trace` on a cluster built from `spec` under `policy`.

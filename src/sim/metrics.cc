@@ -28,8 +28,9 @@ SimSummary Summarize(const SimResult& r) {
     double t = static_cast<double>(j.finish_s - j.submit_s);
     jct.push_back(t);
     queue_sum += static_cast<double>(j.queued_s);
-    busy_gpu_s += static_cast<double>(j.executed_s) * j.gpus;
+    busy_gpu_s += static_cast<double>(j.executed_s - j.guest_s) * j.gpus;
     s.preemptions += j.preemptions;
+    s.packs += j.packs;
     first_submit = std::min(first_submit, j.submit_s);
     last_finish = std::max(last_finish, j.finish_s);
     auto& vc = s.per_vc[r.vc_names[j.vc.value]];

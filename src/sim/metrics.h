@@ -21,6 +21,7 @@ struct SimSummary {
   double makespan_s = 0;        // last finish - first submit
   double gpu_utilization = 0;   // busy GPU-seconds / (GPUs * makespan)
   int64_t preemptions = 0;
+  int64_t packs = 0;            // jobs packed onto another job's GPUs
   int64_t events = 0;
   double wall_s = 0;            // filled in by the caller who timed the run
   double events_per_s = 0;

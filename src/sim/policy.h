@@ -36,7 +36,14 @@ class SchedulingActions {
   // Stops a running job; it becomes pending with `restart_overhead_s` added
   // to its remaining work (checkpoint + cold start).
   virtual Status Preempt(JobIndex job, int64_t restart_overhead_s) = 0;
-  // Room for later decisions (pack, evict, resize) — see DESIGN §3.1.
+  // Packs pending `guest` onto running `host`'s GPUs (Lucid): no GPUs are
+  // taken; from now on the two progress at `guest_rate` / `host_rate` of
+  // their speed alone. REQUIRES: host running without a partner, same VC
+  // and GPU count; rates in (0, 1]. Preempt(guest, 0) is an eviction.
+  virtual Status Pack(JobIndex guest, JobIndex host, double guest_rate, double host_rate) = 0;
+  // Moves a pending job to another VC (e.g. Lucid's profiling cluster and
+  // back). REQUIRES: pending; the VC can hold it.
+  virtual Status MoveToVc(JobIndex job, VcIndex vc) = 0;
 };
 
 class Policy {

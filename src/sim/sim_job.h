@@ -2,7 +2,9 @@
 #ifndef SCHEDMATE_SIM_SIM_JOB_H_
 #define SCHEDMATE_SIM_SIM_JOB_H_
 
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/ids.h"
@@ -26,7 +28,19 @@ struct SimJob {
   int32_t gpus = 0;
   JobPhase phase = JobPhase::kFuture;
   int64_t submit_s = 0;
-  int64_t remaining_s = 0;     // work left (incl. restart overheads) at last_start
+  // Work left, in seconds of running alone (incl. restart overheads), as of
+  // segment_start_s; the job progresses at `rate` (1 alone, < 1 packed).
+  int64_t remaining_s = 0;
+  int64_t segment_start_s = -1;
+  double rate = 1.0;
+  // Packing: the job sharing this job's GPUs, if any. The guest rides on the
+  // host's allocation; when either leaves, the other runs alone at rate 1
+  // (and a guest whose host left owns the GPUs from then on).
+  std::optional<JobIndex> partner;
+  bool guest = false;
+  int32_t packs = 0;           // times this job was packed onto another
+  int64_t guest_since_s = -1;
+  int64_t guest_s = 0;         // seconds run on another job's GPUs
   int64_t first_start_s = -1;
   int64_t last_start_s = -1;
   int64_t finish_s = -1;
@@ -49,7 +63,9 @@ struct SimJob {
     return executed_s + (phase == JobPhase::kRunning ? now - last_start_s : 0);
   }
   // When the job will finish if left running. REQUIRES: running.
-  int64_t ExpectedEnd() const { return last_start_s + remaining_s; }
+  int64_t ExpectedEnd() const {
+    return segment_start_s + static_cast<int64_t>(std::ceil(static_cast<double>(remaining_s) / rate - 1e-9));
+  }
 };
 
 }  // namespace schedmate

@@ -168,5 +168,107 @@ TEST(MetricsTest, PercentileInterpolatesLikeNumpy) {
   EXPECT_DOUBLE_EQ(Percentile({5}, 99), 5);
 }
 
+// Packs every arrival onto the first running job of its size at the given
+// rates; `evict_at` evicts the guest at that time; `move_to` sends arrivals
+// to another VC first.
+class PackingPolicy : public Policy {
+ public:
+  std::string_view Name() const override { return "packing"; }
+  void OnArrival(JobIndex j, const SimState&) override { queue_.push_back(j); }
+  Status Schedule(VcIndex vc, const SimState& s, SchedulingActions& a) override {
+    if (evict_at >= 0 && s.Now() == evict_at && guest) {
+      RETURN_IF_ERROR(a.Preempt(*guest, 0));
+      std::erase(running_, *guest);
+      queue_.push_back(*guest);
+      evicted = guest;
+    }
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      const SimJob& j = s.Job(*it);
+      if (move_to && j.vc != *move_to) {
+        RETURN_IF_ERROR(a.MoveToVc(*it, *move_to));
+        ++it;
+        continue;
+      }
+      if (j.vc != vc) { ++it; continue; }
+      std::optional<JobIndex> host;
+      for (JobIndex r : running_)
+        if (s.Job(r).phase == JobPhase::kRunning && !s.Job(r).partner && s.Job(r).gpus == j.gpus) host = r;
+      if (host && evicted != *it) {
+        RETURN_IF_ERROR(a.Pack(*it, *host, guest_rate, host_rate));
+        guest = *it;
+      } else if (auto alloc = placer_.Place(s.cluster(), vc, j.gpus)) {
+        RETURN_IF_ERROR(a.Start(*it, *alloc));
+      } else {
+        ++it;
+        continue;
+      }
+      running_.push_back(*it);
+      it = queue_.erase(it);
+    }
+    return Status::Ok();
+  }
+  std::optional<int64_t> NextWakeup(VcIndex, const SimState& s) const override {
+    if (evict_at > s.Now()) return evict_at;
+    return std::nullopt;
+  }
+  double guest_rate = 0.5, host_rate = 0.8;
+  int64_t evict_at = -1;
+  std::optional<JobIndex> guest, evicted;
+  std::optional<VcIndex> move_to;
+  std::deque<JobIndex> queue_;
+  std::vector<JobIndex> running_;
+  ConsolidatePlacer placer_;
+};
+
+TEST(EngineTest, PackedJobsRunAtTheirRatesAndRecoverWhenThePartnerLeaves) {
+  Trace t;
+  t.jobs = {Job("host", 0, 8, 100), Job("guest", 10, 8, 100)};
+  PackingPolicy p;
+  auto r = Simulate(t, OnePool(1), p);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // host: 10 s alone, then 0.8: 90 s of work at 0.8 = 112.5 s → ends at 123
+  // (ceil). guest: from 10 at 0.5 until 123 (56.5 s of work done), then 43.5
+  // left alone → ends at ~167.
+  EXPECT_EQ(r->jobs[0].finish_s, 123);
+  EXPECT_NEAR(static_cast<double>(r->jobs[1].finish_s), 167, 1);
+  EXPECT_EQ(r->jobs[1].first_start_s, 10);
+  EXPECT_EQ(r->jobs[1].packs, 1);
+  EXPECT_EQ(r->packs, 1);
+  SimSummary s = Summarize(*r);
+  EXPECT_EQ(s.packs, 1);
+  // One node busy 0..167 at most: the guest's shared seconds are not counted twice.
+  EXPECT_LE(s.gpu_utilization, 1.0 + 1e-9);
+}
+
+TEST(EngineTest, EvictingAGuestRestoresTheHostAndRequeuesTheGuest) {
+  Trace t;
+  t.jobs = {Job("host", 0, 8, 100), Job("guest", 0, 8, 50)};
+  PackingPolicy p;
+  p.evict_at = 20;
+  p.host_rate = 0.5;
+  p.guest_rate = 0.5;
+  auto r = Simulate(t, OnePool(1), p);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // 0..20 both at 0.5: host did 10 s, guest 10 s. Host alone: 90 s → ends 110.
+  EXPECT_EQ(r->jobs[0].finish_s, 110);
+  EXPECT_EQ(r->jobs[1].preemptions, 1);
+  // The guest waits for the GPUs and runs its last 40 s alone: 110..150.
+  EXPECT_EQ(r->jobs[1].last_start_s, 110);
+  EXPECT_EQ(r->jobs[1].finish_s, 150);
+  EXPECT_EQ(r->jobs[1].queued_s, 90);
+}
+
+TEST(EngineTest, MoveToVcRunsAJobInAnotherVc) {
+  Trace t;
+  t.jobs = {Job("a", 0, 8, 100, "x")};
+  PackingPolicy p;
+  p.move_to = VcIndex(1);
+  ClusterSpec spec{{{"x", 1}, {"y", 1}}, 8, "V100"};
+  auto r = Simulate(t, spec, p);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->jobs[0].vc.value, 1);
+  EXPECT_EQ(r->jobs[0].finish_s, 100);
+}
+
 }  // namespace
 }  // namespace schedmate
