@@ -1,0 +1,260 @@
+#include "policies/lucid/lucid.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace schedmate {
+
+LucidPolicy::LucidPolicy(LucidOptions options, const LucidWorkloadModel* model, LucidSemanticHooks* hooks)
+    : o_(std::move(options)), model_(model), hooks_(hooks), estimator_(o_.estimator) {
+  next_retrain_ = o_.retrain_period_s;
+}
+
+int LucidPolicy::Sharescore(double avg_pair_speed) const {
+  return avg_pair_speed < o_.heavy_below ? 2 : avg_pair_speed < o_.medium_below ? 1 : 0;
+}
+
+bool LucidPolicy::PackingOn(int64_t now) const {
+  if (!o_.indolent_packing) return true;
+  const int64_t t = now / o_.packing_period_s * o_.packing_period_s;
+  const int64_t from = t - o_.forecast_window_s * o_.forecast_windows;
+  auto lo = std::lower_bound(arrivals_.begin(), arrivals_.end(), from);
+  auto hi = std::lower_bound(arrivals_.begin(), arrivals_.end(), t);
+  double per_window = static_cast<double>(hi - lo) / o_.forecast_windows;
+  return per_window > o_.packing_min_jobs;
+}
+
+bool LucidPolicy::IsProfiler(VcIndex vc, const SimState& s) const {
+  return !o_.profiler_vc.empty() && s.cluster().VcName(vc) == o_.profiler_vc;
+}
+
+LucidFeatures LucidPolicy::Features(const SimJob& j) const {
+  const JobState& st = jobs_[static_cast<size_t>(j.index.value)];
+  return {j.spec->user, j.spec->vc, j.gpus, j.submit_s, st.profile.sm_util, st.profile.gmem_mib};
+}
+
+void LucidPolicy::OnArrival(JobIndex job, const SimState& s) {
+  if (static_cast<size_t>(job.value) >= jobs_.size()) jobs_.resize(static_cast<size_t>(job.value) + 1);
+  JobState& st = S(job);
+  st.home = s.Job(job).vc;
+  arrivals_.push_back(s.Now());
+  if (hooks_) {
+    int64_t latency = 0;
+    std::optional<HistoryFacts> facts = hooks_->AtSubmit(s.Job(job), s.Now(), &latency);
+    if (facts) {
+      st.from_history = true;
+      st.profile = facts->profile;
+      st.estimate_s = facts->duration_s;
+      ++stats_.history_hits;
+    }
+    if (latency > 0) {
+      st.stage = Stage::kAdvice;
+      st.ready_at = s.Now() + latency;
+      stats_.advice_wait_s += latency;
+      advice_.emplace_back(st.ready_at, job.value);
+      return;
+    }
+  }
+  new_jobs_.push_back(job.value);
+}
+
+void LucidPolicy::EnterMainQueue(JobIndex j, const SimState& s) {
+  JobState& st = S(j);
+  const SimJob& job = s.Job(j);
+  if (!st.from_history) {
+    if (st.profile_start < 0) st.profile = model_->Profile(job);  // not profiled: the model's static view
+    double est = estimator_.Estimate(Features(job));
+    if (st.profile_start >= 0) est = std::max(est, static_cast<double>(o_.profile_time_limit_s + 1));
+    st.estimate_s = est;
+  }
+  st.sharescore = Sharescore(st.profile.avg_pair_speed);
+  st.priority = st.estimate_s * job.gpus;
+  st.stage = Stage::kMainQueue;
+  main_queue_[st.home.value].insert({st.priority, j.value});
+}
+
+// A new (or advised) job goes to the profiler or straight to the main queue.
+void LucidPolicy::Route(JobIndex j, const SimState& s, SchedulingActions& a, Status* status) {
+  JobState& st = S(j);
+  std::optional<VcIndex> prof;
+  if (!o_.profiler_vc.empty())
+    for (int32_t v = 0; v < s.cluster().num_vcs(); ++v)
+      if (IsProfiler(VcIndex(v), s)) prof = VcIndex(v);
+  const SimJob& job = s.Job(j);
+  if (st.from_history || !prof || job.gpus > o_.profile_gpu_limit || job.gpus > s.cluster().VcTotalGpus(*prof)) {
+    if (st.from_history && prof) ++stats_.skipped_profiler;
+    EnterMainQueue(j, s);
+    return;
+  }
+  if (Status m = a.MoveToVc(j, *prof); !m.ok()) {
+    *status = m;
+    return;
+  }
+  st.stage = Stage::kProfileQueue;
+  profile_queue_.insert({job.gpus, j.value});
+}
+
+Status LucidPolicy::ScheduleProfiler(VcIndex vc, const SimState& s, SchedulingActions& a) {
+  const int64_t now = s.Now();
+  while (!profiling_.empty() && profiling_.begin()->first <= now) {
+    JobIndex j(profiling_.begin()->second);
+    profiling_.erase(profiling_.begin());
+    if (s.Job(j).phase != JobPhase::kRunning) continue;  // it finished inside the profiler
+    int64_t ran = now - s.Job(j).last_start_s;
+    stats_.profiler_gpu_s += ran * s.Job(j).gpus;
+    RETURN_IF_ERROR(a.Preempt(j, o_.credit_profiled_progress ? 0 : ran));
+    S(j).profile = model_->Profile(s.Job(j));
+    RETURN_IF_ERROR(a.MoveToVc(j, S(j).home));
+    EnterMainQueue(j, s);
+  }
+  // Least-GPU-first, head-of-line blocking.
+  while (!profile_queue_.empty()) {
+    JobIndex j(profile_queue_.begin()->second);
+    auto alloc = placer_.Place(s.cluster(), vc, s.Job(j).gpus);
+    if (!alloc) break;
+    RETURN_IF_ERROR(a.Start(j, *alloc));
+    profile_queue_.erase(profile_queue_.begin());
+    S(j).stage = Stage::kProfiling;
+    S(j).profile_start = now;
+    ++stats_.profiled;
+    profiling_.insert({now + o_.profile_time_limit_s, j.value});
+  }
+  return Status::Ok();
+}
+
+std::optional<JobIndex> LucidPolicy::PickHost(JobIndex guest, VcIndex vc, const SimState& s) {
+  const JobState& g = S(guest);
+  const SimJob& gj = s.Job(guest);
+  if (g.no_pack || gj.gpus > o_.max_pack_gpus) return std::nullopt;
+  for (int32_t h : run_order_[vc.value]) {
+    const SimJob& hj = s.Job(JobIndex(h));
+    const JobState& hs = jobs_[static_cast<size_t>(h)];
+    if (hj.phase != JobPhase::kRunning || hj.partner || hs.no_pack || hj.gpus != gj.gpus) continue;
+    if (g.profile.gmem_mib + hs.profile.gmem_mib >= o_.gpu_memory_mib) continue;
+    if (g.sharescore + hs.sharescore > 2) continue;
+    if (g.priority > o_.priority_factor * hs.priority) continue;
+    return JobIndex(h);
+  }
+  return std::nullopt;
+}
+
+Status LucidPolicy::RunPackChecks(const SimState& s, SchedulingActions& a) {
+  const int64_t now = s.Now();
+  for (auto it = checks_.begin(); it != checks_.end();) {
+    if (it->at > now) {
+      ++it;
+      continue;
+    }
+    PackCheck c = *it;
+    it = checks_.erase(it);
+    const SimJob& guest = s.Job(JobIndex(c.guest));
+    if (guest.phase != JobPhase::kRunning || !guest.partner || guest.partner->value != c.host) continue;
+    ++stats_.pack_checks;
+    std::optional<double> ratio = hooks_->PackSlowdown(s.Job(JobIndex(c.host)), guest, c.packed_at, now);
+    if (!ratio) {
+      ++stats_.checks_skipped;
+      continue;
+    }
+    if (*ratio >= o_.undo_threshold) continue;
+    RETURN_IF_ERROR(a.Preempt(JobIndex(c.guest), o_.evict_overhead_s));
+    ++stats_.evictions;
+    JobState& g = S(JobIndex(c.guest));
+    g.no_pack = true;
+    g.stage = Stage::kMainQueue;
+    std::erase(run_order_[g.home.value], c.guest);
+    main_queue_[g.home.value].insert({g.priority, c.guest});
+    it = checks_.begin();  // the list changed under us
+  }
+  return Status::Ok();
+}
+
+Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingActions& a) {
+  const int64_t now = s.Now();
+  Status status;
+  for (auto it = advice_.begin(); it != advice_.end();) {
+    if (it->first <= now) {
+      new_jobs_.push_back(it->second);
+      it = advice_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  std::vector<int32_t> routed;
+  std::swap(routed, new_jobs_);
+  for (int32_t j : routed) {
+    if (s.Job(JobIndex(j)).vc != vc) {  // another main VC's job: leave it for that VC
+      new_jobs_.push_back(j);
+      continue;
+    }
+    Route(JobIndex(j), s, a, &status);
+    RETURN_IF_ERROR(status);
+  }
+  if (now >= next_retrain_) {
+    estimator_.Retrain();
+    ++stats_.retrains;
+    next_retrain_ = (now / o_.retrain_period_s + 1) * o_.retrain_period_s;
+  }
+  if (hooks_) RETURN_IF_ERROR(RunPackChecks(s, a));
+  auto& queue = main_queue_[vc.value];
+  const bool packing = PackingOn(now);
+  for (auto it = queue.begin(); it != queue.end();) {
+    JobIndex j(it->second);
+    std::optional<JobIndex> host = packing ? PickHost(j, vc, s) : std::nullopt;
+    if (host) {
+      auto [guest_rate, host_rate] = model_->CoRunRates(s.Job(j), s.Job(*host));
+      RETURN_IF_ERROR(a.Pack(j, *host, guest_rate, host_rate));
+      ++stats_.packs;
+      if (hooks_)
+        if (auto after = hooks_->PackCheckAfter(s.Job(*host), s.Job(j)))
+          checks_.push_back({now + std::max<int64_t>(*after, 1), host->value, j.value, now});
+    } else if (auto alloc = placer_.Place(s.cluster(), vc, s.Job(j).gpus)) {
+      RETURN_IF_ERROR(a.Start(j, *alloc));
+    } else {
+      if (!packing) break;  // head-of-line blocking when not packing
+      ++it;
+      continue;
+    }
+    S(j).stage = Stage::kRunning;
+    run_order_[vc.value].push_back(j.value);
+    it = queue.erase(it);
+  }
+  return Status::Ok();
+}
+
+Status LucidPolicy::Schedule(VcIndex vc, const SimState& s, SchedulingActions& a) {
+  return IsProfiler(vc, s) ? ScheduleProfiler(vc, s, a) : ScheduleMain(vc, s, a);
+}
+
+void LucidPolicy::OnEnd(JobIndex job, const SimState& s) {
+  JobState& st = S(job);
+  const SimJob& j = s.Job(job);
+  if (st.stage == Stage::kProfiling) ++stats_.finished_in_profiler;
+  if (st.profile_start >= 0 && st.stage == Stage::kProfiling)
+    stats_.profiler_gpu_s += (s.Now() - j.last_start_s) * j.gpus;
+  st.stage = Stage::kDone;
+  std::erase(run_order_[st.home.value], job.value);
+  estimator_.Observe(Features(j), static_cast<double>(std::max<int64_t>(j.spec->duration_s, 1)));
+  if (hooks_) hooks_->AtEnd(j, s.Now());
+}
+
+std::optional<int64_t> LucidPolicy::NextWakeup(VcIndex vc, const SimState& s) const {
+  std::optional<int64_t> next;
+  auto take = [&](int64_t t) {
+    if (t > s.Now() && (!next || t < *next)) next = t;
+  };
+  if (IsProfiler(vc, s)) {
+    if (!profiling_.empty()) take(profiling_.begin()->first);
+    return next;
+  }
+  for (const auto& [t, j] : advice_)
+    if (jobs_[static_cast<size_t>(j)].home == vc) take(t);
+  for (const auto& c : checks_)
+    if (jobs_[static_cast<size_t>(c.guest)].home == vc) take(c.at);
+  // The packing switch flips only at period starts; a waiting queue needs a look then.
+  auto q = main_queue_.find(vc.value);
+  if (q != main_queue_.end() && !q->second.empty() && o_.indolent_packing)
+    take((s.Now() / o_.packing_period_s + 1) * o_.packing_period_s);
+  return next;
+}
+
+}  // namespace schedmate
