@@ -20,6 +20,7 @@ void AddGenLogsCommand(CLI::App& app);
 void AddDiagnoseCommand(CLI::App& app);
 void AddAdviseCommand(CLI::App& app);
 void AddWorldCommand(CLI::App& app);
+void AddLucidCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 void AddEvalAdvisorCommand(CLI::App* eval);

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   schedmate::AddDiagnoseCommand(app);
   schedmate::AddAdviseCommand(app);
   schedmate::AddWorldCommand(app);
+  schedmate::AddLucidCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   try {

@@ -1,0 +1,128 @@
+// `schedmate lucid`: Lucid vs Lucid + schedmate on one trace and cluster
+// (and the ablations), each ratio from one run of both. See
+// src/policies/lucid/README.md and docs/lucid.md.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/lucid_experiment.h"
+#include "core/json.h"
+#include "core/str_format.h"
+
+namespace schedmate {
+namespace {
+
+struct LucidArgs {
+  std::string config;
+  std::string trace, format, from, to, synth;
+  int32_t jobs = 0, nodes = 0, profiler_nodes = -1, prof_gpus = 0, max_gpus = 0;
+  int64_t limit_s = 0, max_jobs = 0;
+  double load = 0;
+  bool ablations = false, json = false;
+  std::string out;
+  std::string progress = "auto";
+};
+
+std::vector<LucidVariant> Ablations() {
+  std::vector<LucidVariant> v;
+  auto add = [&](std::string label, auto edit) {
+    LucidVariant x;
+    x.label = std::move(label);
+    edit(x);
+    v.push_back(x);
+  };
+  add("lucid+schedmate", [](LucidVariant&) {});
+  add("advisor only", [](LucidVariant& x) { x.schedmate.use_tracker = false; });
+  add("tracker only", [](LucidVariant& x) { x.schedmate.use_advisor = x.schedmate.write_back = false; });
+  for (double t : {0.3, 0.7, 0.9}) add(StrFormat("undo threshold %.1f", t), [t](LucidVariant& x) { x.undo_threshold = t; });
+  for (double d : {0.0, 0.25, 0.5, 0.6, 0.75})
+    add(StrFormat("detection %.2f", d), [d](LucidVariant& x) { x.schedmate.detection_rate = d; });
+  for (double h : {0.25, 0.5, 0.75}) add(StrFormat("hit rate x%.2f", h), [h](LucidVariant& x) { x.schedmate.hit_rate_scale = h; });
+  add("LLM advisor (9 s)", [](LucidVariant& x) { x.schedmate.advisor_latency_s = 9; });
+  return v;
+}
+
+void RunLucid(const LucidArgs& a) {
+  LucidExperimentConfig c;
+  if (!a.config.empty()) {
+    auto j = ReadJsonFile(a.config);
+    if (!j.ok()) CommandFailed(j.status());
+    auto parsed = LucidConfigFromJson(*j, a.config);
+    if (!parsed.ok()) CommandFailed(parsed.status());
+    c = std::move(parsed).value();
+    // A relative trace path in a config file is relative to the working directory, like the flags.
+  }
+  if (!a.trace.empty()) c.trace_path = a.trace, c.synth.clear();
+  if (!a.format.empty()) c.trace_format = a.format;
+  if (!a.from.empty()) c.from = a.from;
+  if (!a.to.empty()) c.to = a.to;
+  if (!a.synth.empty()) c.synth = a.synth, c.trace_path.clear();
+  if (a.jobs > 0) c.synth_jobs = a.jobs;
+  if (a.nodes > 0) c.nodes = a.nodes;
+  if (a.load > 0) c.target_load = a.load, c.nodes = 0;
+  if (a.profiler_nodes >= 0) c.profiler_nodes = a.profiler_nodes;
+  if (a.prof_gpus > 0) c.lucid.profile_gpu_limit = a.prof_gpus;
+  if (a.limit_s > 0) c.lucid.profile_time_limit_s = a.limit_s;
+  if (a.max_jobs > 0) c.max_jobs = a.max_jobs;
+  if (a.max_gpus > 0) c.max_gpus = a.max_gpus;
+  if (a.ablations) c.variants = Ablations();
+  if (c.trace_path.empty() && c.synth.empty()) CommandFailed(InvalidArgument("give --config FILE, --trace FILE or --synth PROFILE"));
+  bool show = a.progress == "on" || (a.progress == "auto" && isatty(2));
+  auto r = RunLucidComparison(c, [&](const std::string& label) {
+    if (show) std::fprintf(stderr, "replaying: %s\n", label.c_str());
+  });
+  if (!r.ok()) CommandFailed(r.status());
+  if (!a.out.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.out, ec);
+    std::vector<PolicyRun> runs;
+    for (const auto& run : r->runs) runs.push_back(run.run);
+    std::ofstream(a.out + "/summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
+    std::ofstream(a.out + "/table.txt") << FormatLucidTable(*r);
+    if (Status s = WritePlots(runs, a.out); !s.ok()) CommandFailed(s);
+  }
+  if (a.json) {
+    std::printf("%s\n", DumpJson(LucidComparisonToJson(*r), 2).c_str());
+    return;
+  }
+  std::printf("%s", FormatLucidTable(*r).c_str());
+  if (!a.out.empty()) std::printf("\nwrote %s/summary.json, table.txt, jct_cdf.svg, queue_length.svg\n", a.out.c_str());
+}
+
+}  // namespace
+
+void AddLucidCommand(CLI::App& app) {
+  auto a = std::make_shared<LucidArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "lucid", "Lucid vs Lucid + schedmate (and ablations) on one trace and cluster, both replayed in one run,\n"
+               "with the real Advisor and Tracker reading the semantic world's code and logs.");
+  cmd->add_option("--config", a->config, "Experiment JSON (configs/lucid/*.json); flags override it");
+  cmd->add_option("--trace", a->trace, "Trace file");
+  cmd->add_option("--format", a->format, "Trace format (auto)");
+  cmd->add_option("--from", a->from, "Keep jobs submitted from this day (YYYY-MM-DD)");
+  cmd->add_option("--to", a->to, "… to this day (exclusive)");
+  cmd->add_option("--synth", a->synth, "A synthetic trace of this profile instead (venus, saturn, seren, kalos, …)");
+  cmd->add_option("--jobs", a->jobs, "Synthetic: jobs")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--max-jobs", a->max_jobs, "Keep at most this many jobs (seeded sample)");
+  cmd->add_option("--max-gpus", a->max_gpus, "Cap each job's GPU request")->check(CLI::Range(1, 100000));
+  cmd->add_option("--nodes", a->nodes, "Main cluster nodes (default: sized by --load)")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--load", a->load, "Size the main cluster for this offered load")->check(CLI::Range(0.01, 100.0));
+  cmd->add_option("--profiler-nodes", a->profiler_nodes, "Nodes of Lucid's profiling cluster (0 = no profiling)")
+      ->check(CLI::Range(0, 10000));
+  cmd->add_option("--profile-limit", a->limit_s, "Profiling time limit, seconds")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--profile-gpus", a->prof_gpus, "Largest job profiled (GPUs)")->check(CLI::Range(1, 100000));
+  cmd->add_flag("--ablations", a->ablations, "Also run each consumption point alone and the threshold, detection-rate,\n"
+                                             "hit-rate and LLM-latency sweeps");
+  cmd->add_option("--out", a->out, "Write summary.json, table.txt and plots here");
+  cmd->add_flag("--json", a->json, "Print the results as JSON");
+  cmd->add_option("--progress", a->progress, "auto | on | off")->capture_default_str();
+  cmd->callback([a] { RunLucid(*a); });
+}
+
+}  // namespace schedmate

@@ -1,0 +1,294 @@
+#include "cli/lucid_experiment.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "core/random.h"
+#include "core/str_format.h"
+#include "core/time_format.h"
+#include "history/sqlite_store.h"
+#include "integrations/world_workload_model.h"
+#include "sim/metrics.h"
+#include "traces/synthesizer.h"
+#include "traces/trace_loader.h"
+
+namespace schedmate {
+namespace {
+
+template <typename T>
+Status Opt(const Json& j, const char* key, const std::string& where, T* out) {
+  if (!j.contains(key) || j[key].is_null()) return Status::Ok();
+  if constexpr (std::is_same_v<T, std::string>) {
+    ASSIGN_OR_RETURN(*out, GetString(j, key, where));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    ASSIGN_OR_RETURN(*out, GetBool(j, key, where));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    ASSIGN_OR_RETURN(*out, GetNumber(j, key, where));
+  } else {
+    ASSIGN_OR_RETURN(int64_t v, GetInt(j, key, where));
+    *out = static_cast<T>(v);
+  }
+  return Status::Ok();
+}
+
+Status ParseSchedmate(const Json& j, const std::string& w, LucidVariant* v) {
+  RETURN_IF_ERROR(Opt(j, "label", w, &v->label));
+  RETURN_IF_ERROR(Opt(j, "advisor", w, &v->schedmate.use_advisor));
+  RETURN_IF_ERROR(Opt(j, "tracker", w, &v->schedmate.use_tracker));
+  RETURN_IF_ERROR(Opt(j, "write_back", w, &v->schedmate.write_back));
+  RETURN_IF_ERROR(Opt(j, "detection_rate", w, &v->schedmate.detection_rate));
+  RETURN_IF_ERROR(Opt(j, "hit_rate_scale", w, &v->schedmate.hit_rate_scale));
+  RETURN_IF_ERROR(Opt(j, "advisor_latency_s", w, &v->schedmate.advisor_latency_s));
+  RETURN_IF_ERROR(Opt(j, "check_steps", w, &v->schedmate.check_steps));
+  RETURN_IF_ERROR(Opt(j, "undo_threshold", w, &v->undo_threshold));
+  if (v->undo_threshold <= 0 || v->undo_threshold > 1) return InvalidArgument(w + ": field 'undo_threshold': must be in (0, 1]");
+  if (v->schedmate.detection_rate < 0 || v->schedmate.detection_rate > 1)
+    return InvalidArgument(w + ": field 'detection_rate': must be in [0, 1]");
+  return Status::Ok();
+}
+
+Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
+  Trace t;
+  if (!c.synth.empty()) {
+    ASSIGN_OR_RETURN(ClusterProfile profile, FindProfile(c.synth));
+    SynthOptions o;
+    o.jobs = c.synth_jobs;
+    o.seed = c.seed;
+    ASSIGN_OR_RETURN(t, SynthesizeTrace(profile, o));
+  } else {
+    if (c.trace_path.empty()) return InvalidArgument("no trace: give trace.path or trace.synth");
+    ASSIGN_OR_RETURN(TraceFormat f, ParseTraceFormat(c.trace_format));
+    ASSIGN_OR_RETURN(t, LoadTraceFile(c.trace_path, f));
+  }
+  if (!c.from.empty() || !c.to.empty()) {
+    if (t.epoch_s == 0) return InvalidArgument("trace.from/to: the trace has no calendar times");
+    auto day = [](const std::string& d, const char* field) -> Result<int64_t> {
+      auto v = ParseDateTime(d.size() == 10 ? d + " 00:00:00" : d);
+      if (!v) return InvalidArgument(std::string("trace.") + field + ": '" + d + "' is not YYYY-MM-DD");
+      return *v;
+    };
+    int64_t lo = INT64_MIN, hi = INT64_MAX;
+    if (!c.from.empty()) {
+      ASSIGN_OR_RETURN(lo, day(c.from, "from"));
+    }
+    if (!c.to.empty()) {
+      ASSIGN_OR_RETURN(hi, day(c.to, "to"));
+    }
+    std::erase_if(t.jobs, [&](const JobSpec& j) { return t.epoch_s + j.submit_s < lo || t.epoch_s + j.submit_s >= hi; });
+  }
+  std::erase_if(t.jobs, [](const JobSpec& j) { return j.duration_s < 0 || j.gpus < 1; });
+  if (c.max_jobs > 0 && static_cast<int64_t>(t.jobs.size()) > c.max_jobs) {
+    Rng rng(c.seed ^ 0x241);
+    std::vector<JobSpec> kept;
+    double keep = static_cast<double>(c.max_jobs) / static_cast<double>(t.jobs.size());
+    for (auto& j : t.jobs)
+      if (rng.Uniform() < keep) kept.push_back(std::move(j));
+    t.jobs = std::move(kept);
+  }
+  if (t.jobs.empty()) return InvalidArgument("no jobs left after the window and filters");
+  int64_t first = t.jobs.front().submit_s;
+  t.epoch_s += first;
+  for (auto& j : t.jobs) {
+    j.submit_s -= first;
+    j.vc = "main";
+    if (c.max_gpus > 0) j.gpus = std::min(j.gpus, c.max_gpus);
+  }
+  return t;
+}
+
+struct Sized {
+  ClusterSpec spec;
+  double load = 0;
+  int32_t main_gpus = 0;
+};
+
+Sized SizeCluster(const LucidExperimentConfig& c, const Trace& t) {
+  double demand = 0;
+  int32_t widest = 1;
+  for (const auto& j : t.jobs) demand += static_cast<double>(j.gpus) * static_cast<double>(j.duration_s), widest = std::max(widest, j.gpus);
+  double span = std::max<double>(1, static_cast<double>(t.jobs.back().submit_s - t.jobs.front().submit_s));
+  int32_t nodes = c.nodes;
+  if (nodes <= 0)
+    nodes = static_cast<int32_t>(std::ceil(demand / (std::max(c.target_load, 0.01) * span * c.gpus_per_node)));
+  nodes = std::max(nodes, (widest + c.gpus_per_node - 1) / c.gpus_per_node);
+  Sized s;
+  s.spec.gpus_per_node = c.gpus_per_node;
+  s.spec.gpu_type = "A100";
+  s.spec.vcs = {{"main", nodes}};
+  if (c.profiler_nodes > 0 && !c.lucid.profiler_vc.empty()) s.spec.vcs.push_back({c.lucid.profiler_vc, c.profiler_nodes});
+  s.main_gpus = nodes * c.gpus_per_node;
+  s.load = demand / (static_cast<double>(s.main_gpus) * span);
+  return s;
+}
+
+double Hours(double s) { return s / 3600.0; }
+
+}  // namespace
+
+Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::string& w) {
+  LucidExperimentConfig c;
+  if (!j.is_object()) return InvalidArgument(w + ": expected a JSON object");
+  RETURN_IF_ERROR(Opt(j, "name", w, &c.name));
+  RETURN_IF_ERROR(Opt(j, "seed", w, &c.seed));
+  RETURN_IF_ERROR(Opt(j, "shared", w, &c.shared));
+  if (j.contains("trace")) {
+    const Json& t = j["trace"];
+    std::string tw = w + ": trace";
+    RETURN_IF_ERROR(Opt(t, "path", tw, &c.trace_path));
+    RETURN_IF_ERROR(Opt(t, "format", tw, &c.trace_format));
+    RETURN_IF_ERROR(Opt(t, "from", tw, &c.from));
+    RETURN_IF_ERROR(Opt(t, "to", tw, &c.to));
+    RETURN_IF_ERROR(Opt(t, "synth", tw, &c.synth));
+    RETURN_IF_ERROR(Opt(t, "jobs", tw, &c.synth_jobs));
+    RETURN_IF_ERROR(Opt(t, "max_jobs", tw, &c.max_jobs));
+    RETURN_IF_ERROR(Opt(t, "max_gpus", tw, &c.max_gpus));
+  }
+  if (j.contains("cluster")) {
+    const Json& k = j["cluster"];
+    std::string kw = w + ": cluster";
+    RETURN_IF_ERROR(Opt(k, "nodes", kw, &c.nodes));
+    RETURN_IF_ERROR(Opt(k, "target_load", kw, &c.target_load));
+    RETURN_IF_ERROR(Opt(k, "gpus_per_node", kw, &c.gpus_per_node));
+    RETURN_IF_ERROR(Opt(k, "profiler_nodes", kw, &c.profiler_nodes));
+    if (c.gpus_per_node < 1) return InvalidArgument(kw + ": field 'gpus_per_node': must be >= 1");
+  }
+  if (j.contains("lucid")) {
+    const Json& l = j["lucid"];
+    std::string lw = w + ": lucid";
+    RETURN_IF_ERROR(Opt(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
+    RETURN_IF_ERROR(Opt(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
+    RETURN_IF_ERROR(Opt(l, "credit_profiled_progress", lw, &c.lucid.credit_profiled_progress));
+    RETURN_IF_ERROR(Opt(l, "indolent_packing", lw, &c.lucid.indolent_packing));
+    RETURN_IF_ERROR(Opt(l, "packing_min_jobs", lw, &c.lucid.packing_min_jobs));
+    RETURN_IF_ERROR(Opt(l, "evict_overhead_s", lw, &c.lucid.evict_overhead_s));
+    RETURN_IF_ERROR(Opt(l, "retrain_period_s", lw, &c.lucid.retrain_period_s));
+    if (c.lucid.profile_time_limit_s < 1) return InvalidArgument(lw + ": field 'profile_time_limit_s': must be >= 1");
+  }
+  if (j.contains("world")) {
+    const Json& m = j["world"];
+    std::string mw = w + ": world";
+    RETURN_IF_ERROR(Opt(m, "seed", mw, &c.mapping.seed));
+    RETURN_IF_ERROR(Opt(m, "resubmit_prob", mw, &c.mapping.resubmit_prob));
+    RETURN_IF_ERROR(Opt(m, "duration_tolerance", mw, &c.mapping.duration_tolerance));
+    RETURN_IF_ERROR(Opt(m, "warmup_low", mw, &c.warmup.low));
+    RETURN_IF_ERROR(Opt(m, "warmup_high", mw, &c.warmup.high));
+  }
+  if (j.contains("variants")) {
+    if (!j["variants"].is_array()) return InvalidArgument(w + ": field 'variants': expected a list");
+    for (size_t i = 0; i < j["variants"].size(); ++i) {
+      LucidVariant v;
+      v.label = "variant " + std::to_string(i);
+      RETURN_IF_ERROR(ParseSchedmate(j["variants"][i], w + ": variants[" + std::to_string(i) + "]", &v));
+      c.variants.push_back(v);
+    }
+  }
+  return c;
+}
+
+Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const LucidProgress& progress) {
+  ASSIGN_OR_RETURN(Trace trace, PrepareTrace(c));
+  Sized sized = SizeCluster(c, trace);
+  WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(c.shared);
+  WorldMap world = MapTrace(trace, catalog, c.mapping);
+  WorldWorkloadModel model(world, catalog, c.warmup);
+  LucidComparison out;
+  out.jobs = static_cast<int64_t>(trace.jobs.size());
+  out.offered_load = sized.load;
+  out.main_gpus = sized.main_gpus;
+  std::string source = c.synth.empty() ? c.trace_path : "synthetic " + c.synth;
+  out.setting = StrFormat("%s%s%s%s: %lld jobs over %.1f days; main cluster %d nodes x %d GPUs (offered load %.2f), "
+                          "profiler %d nodes, limit %lld s for <= %d GPUs",
+                          source.c_str(), c.from.empty() ? "" : (" from " + c.from).c_str(),
+                          c.to.empty() ? "" : (" to " + c.to).c_str(),
+                          c.max_gpus > 0 ? StrFormat(" (requests capped at %d GPUs)", c.max_gpus).c_str() : "",
+                          (long long)out.jobs, static_cast<double>(trace.jobs.back().submit_s) / 86400.0,
+                          sized.spec.vcs[0].nodes, c.gpus_per_node, sized.load, c.profiler_nodes,
+                          (long long)c.lucid.profile_time_limit_s, c.lucid.profile_gpu_limit);
+  std::vector<LucidVariant> variants = c.variants;
+  if (variants.empty()) variants.push_back({"lucid+schedmate", {}, c.lucid.undo_threshold});
+  auto replay = [&](const std::string& label, LucidOptions lo, LucidSemanticHooks* hooks) -> Result<LucidRunResult> {
+    if (progress) progress(label);
+    LucidPolicy policy(std::move(lo), &model, hooks);
+    auto t0 = std::chrono::steady_clock::now();
+    ASSIGN_OR_RETURN(SimResult r, Simulate(trace, sized.spec, policy));
+    LucidRunResult rr;
+    rr.label = label;
+    rr.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.policy = label;
+    rr.run.summary = Summarize(r);
+    rr.run.summary.wall_s = rr.wall_s;
+    rr.run.result = std::move(r);
+    rr.lucid = policy.stats();
+    return rr;
+  };
+  ASSIGN_OR_RETURN(LucidRunResult base, replay("lucid", c.lucid, nullptr));
+  out.runs.push_back(std::move(base));
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const LucidVariant& v = variants[i];
+    std::string db = (std::filesystem::temp_directory_path() /
+                      StrFormat("schedmate_lucid_%d_%zu.db", static_cast<int>(getpid()), i)).string();
+    std::filesystem::remove(db);
+    ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(db));
+    LucidSchedmateOptions so = v.schedmate;
+    so.seed = c.seed;
+    LucidSchedmate hooks(trace, world, model, catalog, *store, so);
+    LucidOptions lo = c.lucid;
+    lo.undo_threshold = v.undo_threshold;
+    auto r = replay(v.label, lo, &hooks);
+    store.reset();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+    if (!r.ok()) return r.status();
+    if (!hooks.store_error().ok()) return hooks.store_error().WithContext("history write-back");
+    r->schedmate = hooks.stats();
+    out.runs.push_back(std::move(r).value());
+  }
+  return out;
+}
+
+std::string FormatLucidTable(const LucidComparison& c) {
+  std::string s = "setting: " + c.setting + "\n\n";
+  s += StrFormat("%-22s %9s %9s %9s %9s %8s %7s %6s %6s %8s %7s %8s %7s\n", "policy", "avg JCT h", "queue h", "p99 JCT h",
+                 "makespan", "JCT x", "packs", "evict", "hits", "profiled", "prof GPUh", "adv ms", "wall s");
+  const double base = c.runs.empty() ? 0 : c.runs[0].run.summary.avg_jct_s;
+  for (const auto& r : c.runs) {
+    const SimSummary& m = r.run.summary;
+    double adv_ms = r.schedmate && r.schedmate->advised ? r.schedmate->advisor_ms / r.schedmate->advised : 0;
+    s += StrFormat("%-22s %9.2f %9.2f %9.2f %9.1f %8.2f %7lld %6lld %6lld %8lld %9.1f %8.2f %7.1f\n", r.label.c_str(),
+                   Hours(m.avg_jct_s), Hours(m.avg_queue_s), Hours(m.p99_jct_s), Hours(m.makespan_s),
+                   m.avg_jct_s > 0 ? base / m.avg_jct_s : 0.0, (long long)r.lucid.packs, (long long)r.lucid.evictions,
+                   (long long)r.lucid.history_hits, (long long)r.lucid.profiled,
+                   static_cast<double>(r.lucid.profiler_gpu_s) / 3600.0, adv_ms, r.wall_s);
+  }
+  s += "\nJCT x = Lucid's average JCT / this run's (> 1 is better); makespan in hours; adv ms = Advisor wall time per\n"
+       "job (embedded backend, measured); prof GPUh = GPU-hours of Lucid's profiling cluster.\n";
+  return s;
+}
+
+Json LucidComparisonToJson(const LucidComparison& c) {
+  Json runs = Json::array();
+  for (const auto& r : c.runs) {
+    const SimSummary& m = r.run.summary;
+    Json j = {{"label", r.label}, {"avg_jct_s", m.avg_jct_s}, {"avg_queue_s", m.avg_queue_s}, {"p99_jct_s", m.p99_jct_s},
+              {"makespan_s", m.makespan_s}, {"jobs", m.jobs}, {"packs", r.lucid.packs}, {"evictions", r.lucid.evictions},
+              {"history_hits", r.lucid.history_hits}, {"profiled", r.lucid.profiled},
+              {"finished_in_profiler", r.lucid.finished_in_profiler}, {"profiler_gpu_h", r.lucid.profiler_gpu_s / 3600.0},
+              {"advice_wait_s", r.lucid.advice_wait_s}, {"wall_s", r.wall_s},
+              {"jct_ratio_vs_lucid", m.avg_jct_s > 0 ? c.runs[0].run.summary.avg_jct_s / m.avg_jct_s : 0.0}};
+    if (r.schedmate)
+      j["schedmate"] = {{"advised", r.schedmate->advised}, {"hits", r.schedmate->hits},
+                        {"advisor_ms_total", r.schedmate->advisor_ms}, {"checks", r.schedmate->checks},
+                        {"checks_unreadable", r.schedmate->checks_unreadable},
+                        {"checks_undetected", r.schedmate->checks_undetected}, {"tracker_ms_total", r.schedmate->tracker_ms},
+                        {"written_back", r.schedmate->written_back}};
+    runs.push_back(j);
+  }
+  return {{"setting", c.setting}, {"offered_load", c.offered_load}, {"jobs", c.jobs}, {"main_gpus", c.main_gpus},
+          {"runs", runs}};
+}
+
+}  // namespace schedmate

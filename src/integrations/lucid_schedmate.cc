@@ -1,0 +1,176 @@
+#include "integrations/lucid_schedmate.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "advisor/advisor.h"
+#include "advisor/metadata_extractor.h"
+#include "core/facts_json.h"
+#include "core/json.h"
+#include "core/random.h"
+#include "policies/lucid/synthetic_workload_model.h"
+#include "repo/snapshot.h"
+#include "tracker/tracker.h"
+
+namespace schedmate {
+namespace {
+
+constexpr double kGpuMemoryMib = 81920;  // mem_util is stored as a share of an 80 GB GPU
+
+double MsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+EndReason ReasonOf(const MappedJob& m) {
+  switch (m.end_state) {
+    case EndState::kCompleted: return EndReason::kCompleted;
+    case EndState::kCancelled: return EndReason::kCancelled;
+    case EndState::kTimeout: return EndReason::kTimeout;
+    case EndState::kUnknown: return EndReason::kUnknown;
+    default: break;
+  }
+  if (!m.failure || m.failure->category == "infrastructure") return EndReason::kFailedInfra;
+  return m.failure->category == "framework" ? EndReason::kFailedFramework : EndReason::kFailedUser;
+}
+
+// Seconds of running alone the job has done since its last start, at `at`.
+// REQUIRES: its rate has not changed between segment_start_s and `at`.
+double SoloWorkSinceStart(const SimJob& j, int64_t at) {
+  const double total = static_cast<double>(j.spec->duration_s + j.overhead_s);
+  const double left = static_cast<double>(j.remaining_s) - static_cast<double>(at - j.segment_start_s) * j.rate;
+  return std::max(0.0, total - left - static_cast<double>(j.overhead_s));
+}
+
+}  // namespace
+
+LucidSchedmate::LucidSchedmate(const Trace& trace, const WorldMap& world, const WorldWorkloadModel& model,
+                               const WorkloadCatalog& catalog, HistoryStore& store, LucidSchedmateOptions options)
+    : trace_(trace), world_(world), model_(model), catalog_(catalog), store_(store), o_(options),
+      index_([] {
+        VectorIndexOptions vo;
+        vo.dimension = kFingerprintDimension;
+        return vo;
+      }()) {}
+
+bool LucidSchedmate::Draw(const SimJob& j, uint64_t salt, double p) const {
+  if (p >= 1) return true;
+  if (p <= 0) return false;
+  Rng rng(StableHash(j.spec->id) ^ o_.seed ^ salt);
+  return rng.Uniform() < p;
+}
+
+const LucidSchedmate::Extracted& LucidSchedmate::Extract(const MappedJob& m) {
+  auto it = extracted_.find(m.repo_key);
+  if (it != extracted_.end()) return it->second;
+  Extracted e;
+  const GeneratedRepo& repo = repos_.Get(m);
+  auto md = ExtractMetadata(*MemorySnapshot(repo.files, "job"), repo.command);
+  if (md.ok()) {
+    e.ok = true;
+    e.md = *md;
+    e.fingerprint = Fingerprint(*md);
+    e.json = DumpJson(ToJson(*md));
+  }
+  return extracted_.emplace(m.repo_key, std::move(e)).first->second;
+}
+
+std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t now, int64_t* latency_s) {
+  *latency_s = 0;
+  if (!o_.use_advisor) return std::nullopt;
+  *latency_s = o_.advisor_latency_s;
+  ++stats_.advised;
+  auto t0 = std::chrono::steady_clock::now();
+  const Extracted& e = Extract(Mapped(job));
+  if (!e.ok) {
+    ++stats_.extraction_failures;
+    stats_.advisor_ms += MsSince(t0);
+    return std::nullopt;
+  }
+  DurationEstimate est = EstimateFromHistory(e.md, index_, store_, now);
+  std::optional<HistoryFacts> facts;
+  if (est.method == DurationEstimate::Method::kHistory && est.duration_s) {
+    HistoryFacts f;
+    f.duration_s = *est.duration_s;
+    f.profile.sm_util = est.sm_util.value_or(0.5);
+    double mem = 0;
+    int n = 0;
+    for (const auto& match : est.matches)
+      if (auto r = store_.Get(match.job_id); r.ok() && *r && (*r)->mem_util) mem += *(*r)->mem_util, ++n;
+    f.profile.gmem_mib = n ? mem / n * kGpuMemoryMib : kGpuMemoryMib;
+    f.profile.avg_pair_speed = AveragePairSpeed(f.profile.sm_util);
+    facts = f;
+  }
+  stats_.advisor_ms += MsSince(t0);
+  if (facts && !Draw(job, 0xad71, o_.hit_rate_scale)) {
+    ++stats_.hits_dropped;
+    facts.reset();
+  }
+  stats_.hits += facts.has_value();
+  return facts;
+}
+
+std::optional<int64_t> LucidSchedmate::PackCheckAfter(const SimJob& host, const SimJob& guest) {
+  if (!o_.use_tracker) return std::nullopt;
+  const MappedJob& m = Mapped(host);
+  // Called right after the pack: the host's rate is its co-run speed from now on.
+  steps_at_pack_[host.index.value] = static_cast<int64_t>(SoloWorkSinceStart(host, host.segment_start_s) / m.step_time_s);
+  double seconds = static_cast<double>(o_.check_steps * m.log_every) * m.step_time_s / std::max(host.rate, 0.05);
+  return std::max<int64_t>(10, static_cast<int64_t>(std::ceil(seconds)));
+}
+
+std::optional<double> LucidSchedmate::PackSlowdown(const SimJob& host, const SimJob& guest, int64_t packed_at,
+                                                   int64_t now) {
+  ++stats_.checks;
+  if (!Draw(guest, 0xde7ec7, o_.detection_rate)) {
+    ++stats_.checks_undetected;
+    return std::nullopt;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  const MappedJob& m = Mapped(host);
+  auto it = steps_at_pack_.find(host.index.value);
+  int64_t pack_step = it == steps_at_pack_.end() ? 0 : it->second;
+  JobLogSpec spec = BaseLogSpec(m, StableHash(host.spec->id) ^ o_.seed);
+  spec.total_steps = std::max(spec.total_steps, pack_step + 1);
+  spec.speeds = {{0, m.step_time_s}, {pack_step, m.step_time_s / std::max(host.rate, 0.01)}};
+  int64_t now_step = pack_step + static_cast<int64_t>(static_cast<double>(now - packed_at) * host.rate / m.step_time_s);
+  now_step = std::min(now_step, spec.total_steps);
+  int64_t window = o_.check_steps * m.log_every;
+  std::vector<std::string> lines = JobLogWindow(spec, std::max<int64_t>(0, pack_step - window), pack_step);
+  size_t split = lines.size();
+  std::vector<std::string> after = JobLogWindow(spec, pack_step, now_step);
+  lines.insert(lines.end(), after.begin(), after.end());
+  SlowdownResult r = SlowdownCheck(lines, split);
+  stats_.tracker_ms += MsSince(t0);
+  if (!r.ratio) ++stats_.checks_unreadable;
+  return r.ratio;
+}
+
+void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
+  steps_at_pack_.erase(job.index.value);
+  if (!o_.write_back || !store_error_.ok()) return;
+  const MappedJob& m = Mapped(job);
+  const Extracted& e = Extract(m);
+  if (!e.ok) return;
+  JobProfile steady = model_.SteadyProfile(m);
+  HistoryRecord r;
+  r.job_id = job.spec->id;
+  r.user = job.spec->user.empty() ? job.spec->vc : job.spec->user;
+  r.name = m.job_name;
+  r.submit_time_s = job.submit_s;
+  r.completed_at_s = now;
+  r.duration_s = std::max<int64_t>(job.spec->duration_s, 0);
+  r.end_reason = ReasonOf(m);
+  r.num_gpus = job.gpus;
+  r.sm_util = steady.sm_util;
+  r.mem_util = steady.gmem_mib / kGpuMemoryMib;
+  r.metadata_json = e.json;
+  r.fingerprint = e.fingerprint;
+  if (Status s = store_.Put(r); !s.ok()) {
+    store_error_ = s;  // the run continues without write-back; the caller reports it
+    return;
+  }
+  if (Status s = index_.Add(r.job_id, r.fingerprint, r.completed_at_s); !s.ok()) store_error_ = s;
+  ++stats_.written_back;
+}
+
+}  // namespace schedmate

@@ -1,0 +1,96 @@
+// Lucid + schedmate (DESIGN §3.2, issue 7): the semantic layer's three
+// consumption points for Lucid, running the real components on the
+// semantic world's code and logs.
+//  1. At submit, the Advisor (embedded extractor on the job's generated
+//     repository, fingerprint, history retrieval as of the submit time)
+//     matches the job to finished ones → it skips Lucid's profiler; its
+//     steady utilisation, memory and duration come from the matched runs.
+//  2. After a pack, the Tracker reads the host's generated log (its step
+//     times slower from the pack on, by the true co-run speed) and the
+//     slowdown check gives TP_after / TP_before.
+//  3. Every ended job is written back to a real history store.
+// Each point can be switched off, and the slowdown detection rate and the
+// Advisor hit rate can be lowered (the ablations), deterministically per job.
+#ifndef SCHEDMATE_INTEGRATIONS_LUCID_SCHEDMATE_H_
+#define SCHEDMATE_INTEGRATIONS_LUCID_SCHEDMATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "core/facts.h"
+#include "history/store.h"
+#include "history/vector_index.h"
+#include "integrations/world_workload_model.h"
+#include "policies/lucid/lucid_inputs.h"
+#include "world/job_artifacts.h"
+
+namespace schedmate {
+
+struct LucidSchedmateOptions {
+  bool use_advisor = true, use_tracker = true, write_back = true;
+  // Share of harmful packs the Tracker gets to check (1 = every one).
+  double detection_rate = 1.0;
+  // Share of Advisor matches kept (1 = all; lower simulates a weaker agent).
+  double hit_rate_scale = 1.0;
+  // Seconds a job waits for the Advisor: 0 for the embedded backend
+  // (measured in milliseconds, reported in the stats), 9 to model the
+  // paper's LLM agent.
+  int64_t advisor_latency_s = 0;
+  // The Tracker reads the host's last `check_steps` steps before the pack
+  // and as many after it.
+  int64_t check_steps = 30;
+  uint64_t seed = 1;
+};
+
+struct LucidSchedmateStats {
+  int64_t advised = 0, hits = 0, extraction_failures = 0, hits_dropped = 0;
+  double advisor_ms = 0;       // wall time of extraction + retrieval + estimate
+  int64_t checks = 0, checks_unreadable = 0, checks_undetected = 0;
+  double tracker_ms = 0;
+  int64_t written_back = 0;
+};
+
+class LucidSchedmate final : public LucidSemanticHooks {
+ public:
+  // `trace`, `world`, `model` and `store` outlive this. `store` should be empty.
+  LucidSchedmate(const Trace& trace, const WorldMap& world, const WorldWorkloadModel& model,
+                 const WorkloadCatalog& catalog, HistoryStore& store, LucidSchedmateOptions options);
+
+  std::optional<HistoryFacts> AtSubmit(const SimJob& job, int64_t now, int64_t* latency_s) override;
+  std::optional<int64_t> PackCheckAfter(const SimJob& host, const SimJob& guest) override;
+  std::optional<double> PackSlowdown(const SimJob& host, const SimJob& guest, int64_t packed_at,
+                                     int64_t now) override;
+  void AtEnd(const SimJob& job, int64_t now) override;
+
+  const LucidSchedmateStats& stats() const { return stats_; }
+  const Status& store_error() const { return store_error_; }
+
+ private:
+  struct Extracted {
+    bool ok = false;
+    WorkloadMetadata md;
+    std::vector<float> fingerprint;
+    std::string json;
+  };
+  const Extracted& Extract(const MappedJob& m);
+  const MappedJob& Mapped(const SimJob& j) const { return world_.jobs[static_cast<size_t>(j.index.value)]; }
+  bool Draw(const SimJob& j, uint64_t salt, double p) const;
+
+  const Trace& trace_;
+  const WorldMap& world_;
+  const WorldWorkloadModel& model_;
+  const WorkloadCatalog& catalog_;
+  HistoryStore& store_;
+  LucidSchedmateOptions o_;
+  VectorIndex index_;
+  RepoCache repos_{1024};
+  std::unordered_map<uint64_t, Extracted> extracted_;
+  std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
+  LucidSchedmateStats stats_;
+  Status store_error_;
+};
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_INTEGRATIONS_LUCID_SCHEDMATE_H_
