@@ -122,14 +122,26 @@ Status LucidPolicy::ScheduleProfiler(VcIndex vc, const SimState& s, SchedulingAc
   return Status::Ok();
 }
 
+void LucidPolicy::MarkAlone(JobIndex j, const SimState& s) {
+  const JobState& st = S(j);
+  if (st.no_pack || st.start_seq < 0 || s.Job(j).phase != JobPhase::kRunning) return;
+  alone_[{st.home.value, s.Job(j).gpus}].insert({st.start_seq, j.value});
+}
+
+void LucidPolicy::MarkBusy(JobIndex j, const SimState& s) {
+  const JobState& st = S(j);
+  auto it = alone_.find({st.home.value, s.Job(j).gpus});
+  if (it != alone_.end()) it->second.erase({st.start_seq, j.value});
+}
+
 std::optional<JobIndex> LucidPolicy::PickHost(JobIndex guest, VcIndex vc, const SimState& s) {
   const JobState& g = S(guest);
   const SimJob& gj = s.Job(guest);
   if (g.no_pack || gj.gpus > o_.max_pack_gpus) return std::nullopt;
-  for (int32_t h : run_order_[vc.value]) {
-    const SimJob& hj = s.Job(JobIndex(h));
+  auto it = alone_.find({vc.value, gj.gpus});
+  if (it == alone_.end()) return std::nullopt;
+  for (const auto& [seq, h] : it->second) {
     const JobState& hs = jobs_[static_cast<size_t>(h)];
-    if (hj.phase != JobPhase::kRunning || hj.partner || hs.no_pack || hj.gpus != gj.gpus) continue;
     if (g.profile.gmem_mib + hs.profile.gmem_mib >= o_.gpu_memory_mib) continue;
     if (g.sharescore + hs.sharescore > 2) continue;
     if (g.priority > o_.priority_factor * hs.priority) continue;
@@ -161,7 +173,9 @@ Status LucidPolicy::RunPackChecks(const SimState& s, SchedulingActions& a) {
     JobState& g = S(JobIndex(c.guest));
     g.no_pack = true;
     g.stage = Stage::kMainQueue;
-    std::erase(run_order_[g.home.value], c.guest);
+    g.partner = -1;
+    S(JobIndex(c.host)).partner = -1;
+    MarkAlone(JobIndex(c.host), s);
     main_queue_[g.home.value].insert({g.priority, c.guest});
     it = checks_.begin();  // the list changed under us
   }
@@ -197,25 +211,37 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
   if (hooks_) RETURN_IF_ERROR(RunPackChecks(s, a));
   auto& queue = main_queue_[vc.value];
   const bool packing = PackingOn(now);
+  // The smallest single-node request that did not fit in this pass: larger
+  // ones cannot fit either (the placer fills one node for <= G GPUs).
+  int32_t no_fit_from = INT32_MAX;
+  const int32_t per_node = s.cluster().gpus_per_node();
   for (auto it = queue.begin(); it != queue.end();) {
     JobIndex j(it->second);
+    const int32_t gpus = s.Job(j).gpus;
     std::optional<JobIndex> host = packing ? PickHost(j, vc, s) : std::nullopt;
     if (host) {
       auto [guest_rate, host_rate] = model_->CoRunRates(s.Job(j), s.Job(*host));
       RETURN_IF_ERROR(a.Pack(j, *host, guest_rate, host_rate));
       ++stats_.packs;
+      MarkBusy(*host, s);
+      S(j).partner = host->value;
+      S(*host).partner = j.value;
       if (hooks_)
         if (auto after = hooks_->PackCheckAfter(s.Job(*host), s.Job(j)))
           checks_.push_back({now + std::max<int64_t>(*after, 1), host->value, j.value, now});
-    } else if (auto alloc = placer_.Place(s.cluster(), vc, s.Job(j).gpus)) {
+    } else if (std::optional<Allocation> alloc =
+                   gpus <= per_node && gpus >= no_fit_from ? std::nullopt : placer_.Place(s.cluster(), vc, gpus)) {
       RETURN_IF_ERROR(a.Start(j, *alloc));
+      S(j).start_seq = next_seq_++;
+      MarkAlone(j, s);
     } else {
+      if (gpus <= per_node) no_fit_from = std::min(no_fit_from, gpus);
       if (!packing) break;  // head-of-line blocking when not packing
       ++it;
       continue;
     }
     S(j).stage = Stage::kRunning;
-    run_order_[vc.value].push_back(j.value);
+    if (S(j).start_seq < 0) S(j).start_seq = next_seq_++;
     it = queue.erase(it);
   }
   return Status::Ok();
@@ -231,8 +257,13 @@ void LucidPolicy::OnEnd(JobIndex job, const SimState& s) {
   if (st.stage == Stage::kProfiling) ++stats_.finished_in_profiler;
   if (st.profile_start >= 0 && st.stage == Stage::kProfiling)
     stats_.profiler_gpu_s += (s.Now() - j.last_start_s) * j.gpus;
+  MarkBusy(job, s);
+  if (st.partner >= 0) {  // the partner runs alone from now on
+    S(JobIndex(st.partner)).partner = -1;
+    MarkAlone(JobIndex(st.partner), s);
+    st.partner = -1;
+  }
   st.stage = Stage::kDone;
-  std::erase(run_order_[st.home.value], job.value);
   estimator_.Observe(Features(j), static_cast<double>(std::max<int64_t>(j.spec->duration_s, 1)));
   if (hooks_) hooks_->AtEnd(j, s.Now());
 }

@@ -87,6 +87,8 @@ class LucidPolicy final : public Policy {
     double estimate_s = 0, priority = 0;
     bool from_history = false, no_pack = false;
     int64_t ready_at = 0, profile_start = -1;
+    int64_t start_seq = -1;  // position in run order (main cluster)
+    int32_t partner = -1;
   };
   struct PackCheck {
     int64_t at;
@@ -116,7 +118,11 @@ class LucidPolicy final : public Policy {
   std::set<std::pair<int32_t, int32_t>> profile_queue_;  // (GPUs, job): least-GPU-first
   std::set<std::pair<int64_t, int32_t>> profiling_;      // (expiry, job)
   std::map<int32_t, std::set<std::pair<double, int32_t>>> main_queue_;  // VC → (priority, job)
-  std::map<int32_t, std::vector<int32_t>> run_order_;   // VC → running jobs in start order
+  // Candidate hosts: (VC, GPUs) → jobs running alone in the main cluster, in start order.
+  std::map<std::pair<int32_t, int32_t>, std::set<std::pair<int64_t, int32_t>>> alone_;
+  int64_t next_seq_ = 0;
+  void MarkAlone(JobIndex j, const SimState& s);
+  void MarkBusy(JobIndex j, const SimState& s);
   std::vector<PackCheck> checks_;
   int64_t next_retrain_ = 0;
   LucidStats stats_;
