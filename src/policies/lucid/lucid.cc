@@ -215,10 +215,20 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
   // ones cannot fit either (the placer fills one node for <= G GPUs).
   int32_t no_fit_from = INT32_MAX;
   const int32_t per_node = s.cluster().gpus_per_node();
+  // (GPUs, sharescore) → the least memory of a job that found no host in
+  // this pass. Jobs come in rising priority, so one of the same GPUs and
+  // sharescore with at least that memory finds none either — until a new
+  // job starts and becomes a candidate host.
+  std::map<std::pair<int32_t, int>, double> no_host;
   for (auto it = queue.begin(); it != queue.end();) {
     JobIndex j(it->second);
     const int32_t gpus = s.Job(j).gpus;
-    std::optional<JobIndex> host = packing ? PickHost(j, vc, s) : std::nullopt;
+    const std::pair<int32_t, int> key{gpus, S(j).sharescore};
+    auto memo = no_host.find(key);
+    bool hopeless = memo != no_host.end() && S(j).profile.gmem_mib >= memo->second;
+    std::optional<JobIndex> host = packing && !hopeless ? PickHost(j, vc, s) : std::nullopt;
+    if (packing && !hopeless && !host)
+      no_host[key] = memo == no_host.end() ? S(j).profile.gmem_mib : std::min(memo->second, S(j).profile.gmem_mib);
     if (host) {
       auto [guest_rate, host_rate] = model_->CoRunRates(s.Job(j), s.Job(*host));
       RETURN_IF_ERROR(a.Pack(j, *host, guest_rate, host_rate));
@@ -234,6 +244,7 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
       RETURN_IF_ERROR(a.Start(j, *alloc));
       S(j).start_seq = next_seq_++;
       MarkAlone(j, s);
+      no_host.clear();
     } else {
       if (gpus <= per_node) no_fit_from = std::min(no_fit_from, gpus);
       if (!packing) break;  // head-of-line blocking when not packing
