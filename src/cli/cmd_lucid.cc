@@ -1,6 +1,7 @@
 // `schedmate lucid`: Lucid vs Lucid + schedmate on one trace and cluster
 // (and the ablations), each ratio from one run of both. See
 // src/policies/lucid/README.md and docs/lucid.md.
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "sim/outputs.h"
 #include "cli/lucid_experiment.h"
 #include "core/json.h"
 #include "core/str_format.h"
@@ -23,6 +25,7 @@ struct LucidArgs {
   std::string trace, format, from, to, synth;
   int32_t jobs = 0, nodes = 0, profiler_nodes = -1, prof_gpus = 0, max_gpus = 0;
   int64_t limit_s = 0, max_jobs = 0;
+  int64_t seed = -1;
   double load = 0;
   bool ablations = false, json = false;
   std::string out;
@@ -48,6 +51,13 @@ std::vector<LucidVariant> Ablations() {
   return v;
 }
 
+// "lucid+schedmate" → "lucid_schedmate", "undo threshold 0.3" → "undo_threshold_0.3".
+std::string FileLabel(const std::string& label) {
+  std::string out;
+  for (char c : label) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
+  return out;
+}
+
 void RunLucid(const LucidArgs& a) {
   LucidExperimentConfig c;
   if (!a.config.empty()) {
@@ -65,12 +75,13 @@ void RunLucid(const LucidArgs& a) {
   if (!a.synth.empty()) c.synth = a.synth, c.trace_path.clear();
   if (a.jobs > 0) c.synth_jobs = a.jobs;
   if (a.nodes > 0) c.nodes = a.nodes;
-  if (a.load > 0) c.target_load = a.load, c.nodes = 0;
+  if (a.load > 0) c.target_load = a.load, c.nodes = a.nodes;  // with --nodes too: a synthetic trace paced for that load
   if (a.profiler_nodes >= 0) c.profiler_nodes = a.profiler_nodes;
   if (a.prof_gpus > 0) c.lucid.profile_gpu_limit = a.prof_gpus;
   if (a.limit_s > 0) c.lucid.profile_time_limit_s = a.limit_s;
   if (a.max_jobs > 0) c.max_jobs = a.max_jobs;
   if (a.max_gpus > 0) c.max_gpus = a.max_gpus;
+  if (a.seed >= 0) c.seed = static_cast<uint64_t>(a.seed), c.mapping.seed = static_cast<uint64_t>(a.seed);
   if (a.ablations) c.variants = Ablations();
   if (c.trace_path.empty() && c.synth.empty()) CommandFailed(InvalidArgument("give --config FILE, --trace FILE or --synth PROFILE"));
   bool show = a.progress == "on" || (a.progress == "auto" && isatty(2));
@@ -85,14 +96,16 @@ void RunLucid(const LucidArgs& a) {
     for (const auto& run : r->runs) runs.push_back(run.run);
     std::ofstream(a.out + "/summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
     std::ofstream(a.out + "/table.txt") << FormatLucidTable(*r);
-    if (Status s = WritePlots(runs, a.out); !s.ok()) CommandFailed(s);
+    Status s = WritePlots(runs, a.out);
+    for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = WriteJobsCsvFile(runs[i].result, a.out + "/" + FileLabel(runs[i].summary.policy) + "_jobs.csv");
+    if (!s.ok()) CommandFailed(s);
   }
   if (a.json) {
     std::printf("%s\n", DumpJson(LucidComparisonToJson(*r), 2).c_str());
     return;
   }
   std::printf("%s", FormatLucidTable(*r).c_str());
-  if (!a.out.empty()) std::printf("\nwrote %s/summary.json, table.txt, jct_cdf.svg, queue_length.svg\n", a.out.c_str());
+  if (!a.out.empty()) std::printf("\nwrote %s/summary.json, table.txt, jct_cdf.svg, queue_length.svg, <policy>_jobs.csv\n", a.out.c_str());
 }
 
 }  // namespace
@@ -117,6 +130,7 @@ void AddLucidCommand(CLI::App& app) {
       ->check(CLI::Range(0, 10000));
   cmd->add_option("--profile-limit", a->limit_s, "Profiling time limit, seconds")->check(CLI::Range(1, 1000000));
   cmd->add_option("--profile-gpus", a->prof_gpus, "Largest job profiled (GPUs)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--seed", a->seed, "Seed of the synthetic trace, the world mapping and the ablation draws");
   cmd->add_flag("--ablations", a->ablations, "Also run each consumption point alone and the threshold, detection-rate,\n"
                                              "hit-rate and LLM-latency sweeps");
   cmd->add_option("--out", a->out, "Write summary.json, table.txt and plots here");

@@ -59,6 +59,11 @@ Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
     SynthOptions o;
     o.jobs = c.synth_jobs;
     o.seed = c.seed;
+    if (c.nodes > 0 && c.target_load > 0) {  // arrivals paced for this load on this cluster
+      o.cluster_gpus = c.nodes * c.gpus_per_node;
+      o.target_load = c.target_load;
+      o.max_gpus_cap = o.cluster_gpus;
+    }
     ASSIGN_OR_RETURN(t, SynthesizeTrace(profile, o));
   } else {
     if (c.trace_path.empty()) return InvalidArgument("no trace: give trace.path or trace.synth");
@@ -191,12 +196,15 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
 }
 
 Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const LucidProgress& progress) {
-  ASSIGN_OR_RETURN(Trace trace, PrepareTrace(c));
+  ASSIGN_OR_RETURN(Trace prepared, PrepareTrace(c));
+  auto shared_trace = std::make_shared<const Trace>(std::move(prepared));
+  const Trace& trace = *shared_trace;
   Sized sized = SizeCluster(c, trace);
   WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(c.shared);
   WorldMap world = MapTrace(trace, catalog, c.mapping);
   WorldWorkloadModel model(world, catalog, c.warmup);
   LucidComparison out;
+  out.trace = shared_trace;
   out.jobs = static_cast<int64_t>(trace.jobs.size());
   out.offered_load = sized.load;
   out.main_gpus = sized.main_gpus;

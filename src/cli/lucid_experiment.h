@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ struct LucidExperimentConfig {
   int32_t synth_jobs = 3000;
   int64_t max_jobs = 0;  // keep at most this many (seeded sample, 0 = all)
   int32_t nodes = 0;     // main cluster nodes, or
-  double target_load = 0.9;  // … sized for this offered load
+  double target_load = 0.9;  // … sized for this offered load (with both: a synthetic trace paced for it)
   int32_t gpus_per_node = 8;
   int32_t profiler_nodes = 2;
   int32_t max_gpus = 0;  // cap requests (the physical run: 128)
@@ -63,6 +64,7 @@ struct LucidComparison {
   int64_t jobs = 0;
   int32_t main_gpus = 0;
   std::vector<LucidRunResult> runs;  // [0] = Lucid, then the variants
+  std::shared_ptr<const Trace> trace;  // the runs' jobs point into it
 };
 
 using LucidProgress = std::function<void(const std::string& label)>;
