@@ -52,6 +52,24 @@ Status ParseSchedmate(const Json& j, const std::string& w, LucidVariant* v) {
   return Status::Ok();
 }
 
+// Adds c.mix_jobs synthetic jobs of c.mix_synth, spread over t's span.
+Status MixIn(const LucidExperimentConfig& c, Trace& t) {
+  ASSIGN_OR_RETURN(ClusterProfile profile, FindProfile(c.mix_synth));
+  SynthOptions o;
+  o.jobs = c.mix_jobs;
+  o.seed = c.seed ^ 0x5eed;
+  ASSIGN_OR_RETURN(Trace m, SynthesizeTrace(profile, o));
+  const int64_t lo = t.jobs.front().submit_s, span = std::max<int64_t>(1, t.jobs.back().submit_s - lo);
+  const int64_t mspan = std::max<int64_t>(1, m.jobs.back().submit_s - m.jobs.front().submit_s);
+  for (JobSpec j : m.jobs) {
+    j.id = "mix-" + j.id;
+    j.submit_s = lo + (j.submit_s - m.jobs.front().submit_s) * span / mspan;
+    t.jobs.push_back(std::move(j));
+  }
+  std::stable_sort(t.jobs.begin(), t.jobs.end(), [](const JobSpec& a, const JobSpec& b) { return a.submit_s < b.submit_s; });
+  return Status::Ok();
+}
+
 Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
   Trace t;
   if (!c.synth.empty()) {
@@ -87,21 +105,26 @@ Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
     std::erase_if(t.jobs, [&](const JobSpec& j) { return t.epoch_s + j.submit_s < lo || t.epoch_s + j.submit_s >= hi; });
   }
   std::erase_if(t.jobs, [](const JobSpec& j) { return j.duration_s < 0 || j.gpus < 1; });
-  if (c.max_jobs > 0 && static_cast<int64_t>(t.jobs.size()) > c.max_jobs) {
+  if (c.max_jobs > 0 && static_cast<int64_t>(t.jobs.size()) > c.max_jobs) {  // exactly max_jobs, seeded
     Rng rng(c.seed ^ 0x241);
+    std::vector<size_t> idx(t.jobs.size());
+    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    for (size_t i = 0; i < static_cast<size_t>(c.max_jobs); ++i) std::swap(idx[i], idx[i + rng.Below(idx.size() - i)]);
+    idx.resize(static_cast<size_t>(c.max_jobs));
+    std::sort(idx.begin(), idx.end());
     std::vector<JobSpec> kept;
-    double keep = static_cast<double>(c.max_jobs) / static_cast<double>(t.jobs.size());
-    for (auto& j : t.jobs)
-      if (rng.Uniform() < keep) kept.push_back(std::move(j));
+    for (size_t i : idx) kept.push_back(std::move(t.jobs[i]));
     t.jobs = std::move(kept);
   }
   if (t.jobs.empty()) return InvalidArgument("no jobs left after the window and filters");
+  if (!c.mix_synth.empty() && c.mix_jobs > 0) RETURN_IF_ERROR(MixIn(c, t));
   int64_t first = t.jobs.front().submit_s;
   t.epoch_s += first;
   for (auto& j : t.jobs) {
     j.submit_s -= first;
     j.vc = "main";
     if (c.max_gpus > 0) j.gpus = std::min(j.gpus, c.max_gpus);
+    if (c.arrival_scale != 1) j.submit_s = static_cast<int64_t>(static_cast<double>(j.submit_s) * c.arrival_scale);
   }
   return t;
 }
@@ -152,6 +175,10 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
     RETURN_IF_ERROR(Opt(t, "jobs", tw, &c.synth_jobs));
     RETURN_IF_ERROR(Opt(t, "max_jobs", tw, &c.max_jobs));
     RETURN_IF_ERROR(Opt(t, "max_gpus", tw, &c.max_gpus));
+    RETURN_IF_ERROR(Opt(t, "mix_synth", tw, &c.mix_synth));
+    RETURN_IF_ERROR(Opt(t, "mix_jobs", tw, &c.mix_jobs));
+    RETURN_IF_ERROR(Opt(t, "arrival_scale", tw, &c.arrival_scale));
+    if (c.arrival_scale <= 0) return InvalidArgument(tw + ": field 'arrival_scale': must be > 0");
   }
   if (j.contains("cluster")) {
     const Json& k = j["cluster"];
@@ -289,10 +316,11 @@ Json LucidComparisonToJson(const LucidComparison& c) {
               {"jct_ratio_vs_lucid", m.avg_jct_s > 0 ? c.runs[0].run.summary.avg_jct_s / m.avg_jct_s : 0.0}};
     if (r.schedmate)
       j["schedmate"] = {{"advised", r.schedmate->advised}, {"hits", r.schedmate->hits},
-                        {"advisor_ms_total", r.schedmate->advisor_ms}, {"checks", r.schedmate->checks},
+                        {"advisor_ms_total", r.schedmate->advisor_ms}, {"extract_ms_total", r.schedmate->extract_ms},
+                        {"repositories_extracted", r.schedmate->extracted}, {"checks", r.schedmate->checks},
                         {"checks_unreadable", r.schedmate->checks_unreadable},
                         {"checks_undetected", r.schedmate->checks_undetected}, {"tracker_ms_total", r.schedmate->tracker_ms},
-                        {"written_back", r.schedmate->written_back}};
+                        {"written_back", r.schedmate->written_back}, {"write_back_ms_total", r.schedmate->write_back_ms}};
     runs.push_back(j);
   }
   return {{"setting", c.setting}, {"offered_load", c.offered_load}, {"jobs", c.jobs}, {"main_gpus", c.main_gpus},

@@ -35,6 +35,11 @@ struct LucidExperimentConfig {
   std::string synth;     // or a synthetic profile
   int32_t synth_jobs = 3000;
   int64_t max_jobs = 0;  // keep at most this many (seeded sample, 0 = all)
+  // A second source mixed in (the physical run: Philly and Acme): this many
+  // jobs of a synthetic profile, their arrivals laid over the first trace's span.
+  std::string mix_synth;
+  int32_t mix_jobs = 0;
+  double arrival_scale = 1;  // submit times multiplied by this (< 1 compresses arrivals)
   int32_t nodes = 0;     // main cluster nodes, or
   double target_load = 0.9;  // … sized for this offered load (with both: a synthetic trace paced for it)
   int32_t gpus_per_node = 8;

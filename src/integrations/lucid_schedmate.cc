@@ -45,10 +45,13 @@ double SoloWorkSinceStart(const SimJob& j, int64_t at) {
 
 LucidSchedmate::LucidSchedmate(const Trace& trace, const WorldMap& world, const WorldWorkloadModel& model,
                                const WorkloadCatalog& catalog, HistoryStore& store, LucidSchedmateOptions options)
-    : trace_(trace), world_(world), model_(model), catalog_(catalog), store_(store), o_(options),
-      index_([] {
+    : trace_(trace), world_(world), model_(model), catalog_(catalog), store_(store, 1 << 20), o_(options),
+      index_([&] {
         VectorIndexOptions vo;
         vo.dimension = kFingerprintDimension;
+        vo.hnsw_threshold = options.hnsw_threshold;
+        vo.ef_construction = options.hnsw_ef_construction;
+        vo.ef_search = options.hnsw_ef_search;
         return vo;
       }()) {}
 
@@ -62,6 +65,7 @@ bool LucidSchedmate::Draw(const SimJob& j, uint64_t salt, double p) const {
 const LucidSchedmate::Extracted& LucidSchedmate::Extract(const MappedJob& m) {
   auto it = extracted_.find(m.repo_key);
   if (it != extracted_.end()) return it->second;
+  auto t0 = std::chrono::steady_clock::now();
   Extracted e;
   const GeneratedRepo& repo = repos_.Get(m);
   auto md = ExtractMetadata(*MemorySnapshot(repo.files, "job"), repo.command);
@@ -71,6 +75,8 @@ const LucidSchedmate::Extracted& LucidSchedmate::Extract(const MappedJob& m) {
     e.fingerprint = Fingerprint(*md);
     e.json = DumpJson(ToJson(*md));
   }
+  stats_.extract_ms += MsSince(t0);
+  ++stats_.extracted;
   return extracted_.emplace(m.repo_key, std::move(e)).first->second;
 }
 
@@ -151,6 +157,7 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   const MappedJob& m = Mapped(job);
   const Extracted& e = Extract(m);
   if (!e.ok) return;
+  auto t0 = std::chrono::steady_clock::now();
   JobProfile steady = model_.SteadyProfile(m);
   HistoryRecord r;
   r.job_id = job.spec->id;
@@ -171,6 +178,7 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   }
   if (Status s = index_.Add(r.job_id, r.fingerprint, r.completed_at_s); !s.ok()) store_error_ = s;
   ++stats_.written_back;
+  stats_.write_back_ms += MsSince(t0);
 }
 
 }  // namespace schedmate

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "core/facts.h"
+#include "history/cached_store.h"
 #include "history/store.h"
 #include "history/vector_index.h"
 #include "integrations/world_workload_model.h"
@@ -40,15 +41,22 @@ struct LucidSchedmateOptions {
   // The Tracker reads the host's last `check_steps` steps before the pack
   // and as many after it.
   int64_t check_steps = 30;
+  // The history index switches from exact search to HNSW past this many
+  // records (the simulation writes tens of thousands).
+  size_t hnsw_threshold = 4096;
+  int hnsw_ef_construction = 40, hnsw_ef_search = 48;
   uint64_t seed = 1;
 };
 
 struct LucidSchedmateStats {
   int64_t advised = 0, hits = 0, extraction_failures = 0, hits_dropped = 0;
   double advisor_ms = 0;       // wall time of extraction + retrieval + estimate
+  double extract_ms = 0;       // of which extraction (once per distinct repository)
+  int64_t extracted = 0;
   int64_t checks = 0, checks_unreadable = 0, checks_undetected = 0;
   double tracker_ms = 0;
   int64_t written_back = 0;
+  double write_back_ms = 0;
 };
 
 class LucidSchedmate final : public LucidSemanticHooks {
@@ -81,7 +89,7 @@ class LucidSchedmate final : public LucidSemanticHooks {
   const WorldMap& world_;
   const WorldWorkloadModel& model_;
   const WorkloadCatalog& catalog_;
-  HistoryStore& store_;
+  CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
   VectorIndex index_;
   RepoCache repos_{1024};
