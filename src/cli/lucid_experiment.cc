@@ -268,7 +268,9 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     std::string db = (std::filesystem::temp_directory_path() /
                       StrFormat("schedmate_lucid_%d_%zu.db", static_cast<int>(getpid()), i)).string();
     std::filesystem::remove(db);
-    ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(db));
+    SqliteOptions sqo;
+    sqo.group_commit = 256;  // a simulation writes tens of thousands of records
+    ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(db, sqo));
     LucidSchedmateOptions so = v.schedmate;
     so.seed = c.seed;
     LucidSchedmate hooks(trace, world, model, catalog, *store, so);

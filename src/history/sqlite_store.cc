@@ -13,15 +13,22 @@ constexpr int kDbVersion = 1;
 
 class SqliteHistory : public HistoryStore {
  public:
-  SqliteHistory(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
-  ~SqliteHistory() override { sqlite3_close_v2(db_); }
+  SqliteHistory(sqlite3* db, std::string path, SqliteOptions o) : db_(db), path_(std::move(path)), o_(o) {}
+  ~SqliteHistory() override {
+    if (pending_ > 0) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_finalize(insert_);
+    sqlite3_close_v2(db_);
+  }
   std::string Describe() const override { return "sqlite:" + path_; }
 
   Status Put(const HistoryRecord& r) override {
-    sqlite3_stmt* st = nullptr;
     const char* sql =
         "INSERT OR REPLACE INTO records(job_id, completed_at, body, fingerprint, version) VALUES(?,?,?,?,?)";
-    if (sqlite3_prepare_v2(db_, sql, -1, &st, nullptr) != SQLITE_OK) return Error("prepare insert");
+    if (!insert_ && sqlite3_prepare_v2(db_, sql, -1, &insert_, nullptr) != SQLITE_OK) return Error("prepare insert");
+    if (o_.group_commit > 1 && pending_ == 0 && sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
+      return Error("begin");
+    sqlite3_stmt* st = insert_;
+    sqlite3_reset(st);
     std::string body = DumpJson(RecordToJson(r));
     sqlite3_bind_text(st, 1, r.job_id.c_str(), static_cast<int>(r.job_id.size()), SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, r.completed_at_s);
@@ -30,8 +37,12 @@ class SqliteHistory : public HistoryStore {
                       SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 5, r.schema_version);
     int rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? Status::Ok() : Error("insert " + r.job_id);
+    if (rc != SQLITE_DONE) return Error("insert " + r.job_id);
+    if (o_.group_commit > 1 && ++pending_ >= o_.group_commit) {
+      pending_ = 0;
+      if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return Error("commit");
+    }
+    return Status::Ok();
   }
 
   Result<std::optional<HistoryRecord>> Get(const std::string& job_id) override {
@@ -104,6 +115,9 @@ class SqliteHistory : public HistoryStore {
 
   sqlite3* db_;
   std::string path_;
+  SqliteOptions o_;
+  sqlite3_stmt* insert_ = nullptr;  // prepared once
+  int pending_ = 0;                 // Puts in the open group-commit transaction
 };
 
 Status Exec(sqlite3* db, const char* sql, const std::string& path) {
@@ -116,7 +130,7 @@ Status Exec(sqlite3* db, const char* sql, const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path) {
+Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path, SqliteOptions options) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
@@ -149,7 +163,7 @@ Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path)
                     path);
     if (!s.ok()) return fail(s);
   }
-  return std::unique_ptr<HistoryStore>(new SqliteHistory(db, path));
+  return std::unique_ptr<HistoryStore>(new SqliteHistory(db, path, options));
 }
 
 }  // namespace schedmate

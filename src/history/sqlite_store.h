@@ -11,8 +11,16 @@
 
 namespace schedmate {
 
+struct SqliteOptions {
+  // 1: every Put is its own transaction (durable when it returns). N > 1:
+  // group commit — Puts share a transaction committed every N records and
+  // when the store closes; a crash loses at most the last N - 1. For
+  // simulations that write tens of thousands of records.
+  int group_commit = 1;
+};
+
 // Creates the file and its schema when absent; refuses a newer schema.
-Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path);
+Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path, SqliteOptions options = {});
 
 }  // namespace schedmate
 

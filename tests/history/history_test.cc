@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/random.h"
+#include "history/cached_store.h"
 #include "history/record.h"
 #include "history/sqlite_store.h"
 #include "history/vector_index.h"
@@ -96,6 +97,29 @@ TEST(SqliteHistory, PutGetScanReopen) {
     return Status::Ok();
   }).ok());
   EXPECT_EQ(order, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(SqliteHistory, GroupCommitKeepsEveryRecordAndReadsItsOwnWrites) {
+  std::string path = TempPath("group.db");
+  {
+    SqliteOptions o;
+    o.group_commit = 4;
+    auto store = OpenSqliteHistory(path, o);
+    ASSERT_TRUE(store.ok());
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE((*store)->Put(Record("r" + std::to_string(i), 1000 + i)).ok());
+    auto last = (*store)->Get("r9");  // in the open transaction, visible to this connection
+    ASSERT_TRUE(last.ok() && last->has_value());
+    CachedHistoryStore cached(**store, 4);
+    ASSERT_TRUE(cached.Put(Record("c", 5000)).ok());
+    ASSERT_TRUE(cached.Get("c").ok());
+    EXPECT_EQ(cached.hits(), 1);
+    auto miss = cached.Get("r0");  // not cached: read through
+    ASSERT_TRUE(miss.ok() && miss->has_value());
+    EXPECT_EQ((*miss)->completed_at_s, 1000);
+  }  // closing commits the rest
+  auto store = OpenSqliteHistory(path);
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(*(*store)->Count(), 11);
 }
 
 TEST(SqliteHistory, RefusesNewerSchemaAndCorruptFiles) {
