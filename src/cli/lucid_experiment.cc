@@ -195,6 +195,7 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
     RETURN_IF_ERROR(Opt(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
     RETURN_IF_ERROR(Opt(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
     RETURN_IF_ERROR(Opt(l, "credit_profiled_progress", lw, &c.lucid.credit_profiled_progress));
+    RETURN_IF_ERROR(Opt(l, "profile_whole_node", lw, &c.lucid.profile_whole_node));
     RETURN_IF_ERROR(Opt(l, "indolent_packing", lw, &c.lucid.indolent_packing));
     RETURN_IF_ERROR(Opt(l, "packing_min_jobs", lw, &c.lucid.packing_min_jobs));
     RETURN_IF_ERROR(Opt(l, "evict_overhead_s", lw, &c.lucid.evict_overhead_s));

@@ -120,6 +120,22 @@ TEST(Lucid, ProfilerIsLeastGpuFirst) {
   EXPECT_EQ(J(*r, "six").first_start_s, 150);
 }
 
+TEST(Lucid, WholeNodeProfilingRunsOneJobPerProfilerNode) {
+  Trace t;
+  t.jobs = {Job("a", 0, 1, 50), Job("b", 0, 1, 500), Job("c", 0, 1, 500)};
+  TestModel m;
+  LucidOptions o;
+  o.profile_whole_node = true;
+  o.profile_time_limit_s = 100;
+  LucidPolicy p(o, &m);
+  auto r = Replay(t, Spec(2, 1), p);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(J(*r, "a").finish_s, 50);          // profiled alone, finished inside
+  EXPECT_EQ(J(*r, "b").first_start_s, 50);     // waited for the node
+  EXPECT_EQ(J(*r, "c").first_start_s, 150);    // after b's 100 s
+  EXPECT_EQ(J(*r, "c").finish_s, 250 + 500);   // then its full run in the main cluster
+}
+
 TEST(Lucid, PriorityIsEstimateTimesGpusAndWithoutPackingTheHeadBlocks) {
   Trace t;
   t.jobs = {Job("run6", 0, 6, 1000), Job("head4", 10, 4, 100), Job("tail1", 20, 1, 100)};

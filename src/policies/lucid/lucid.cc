@@ -108,7 +108,8 @@ Status LucidPolicy::ScheduleProfiler(VcIndex vc, const SimState& s, SchedulingAc
     EnterMainQueue(j, s);
   }
   // Least-GPU-first, head-of-line blocking.
-  while (!profile_queue_.empty()) {
+  const size_t slots = o_.profile_whole_node ? static_cast<size_t>(s.cluster().NumNodes(vc)) : SIZE_MAX;
+  while (!profile_queue_.empty() && profiling_.size() < slots) {
     JobIndex j(profile_queue_.begin()->second);
     auto alloc = placer_.Place(s.cluster(), vc, s.Job(j).gpus);
     if (!alloc) break;
@@ -265,7 +266,10 @@ Status LucidPolicy::Schedule(VcIndex vc, const SimState& s, SchedulingActions& a
 void LucidPolicy::OnEnd(JobIndex job, const SimState& s) {
   JobState& st = S(job);
   const SimJob& j = s.Job(job);
-  if (st.stage == Stage::kProfiling) ++stats_.finished_in_profiler;
+  if (st.stage == Stage::kProfiling) {
+    ++stats_.finished_in_profiler;
+    profiling_.erase({st.profile_start + o_.profile_time_limit_s, job.value});
+  }
   if (st.profile_start >= 0 && st.stage == Stage::kProfiling)
     stats_.profiler_gpu_s += (s.Now() - j.last_start_s) * j.gpus;
   MarkBusy(job, s);

@@ -32,6 +32,9 @@ struct LucidOptions {
   int64_t profile_time_limit_s = 200;
   int32_t profile_gpu_limit = 8;
   bool credit_profiled_progress = false;
+  // The paper's physical setting: a profiled job holds a whole profiler node
+  // (at most one job per node at a time), whatever its GPU count.
+  bool profile_whole_node = false;
   // Indolent packing: every packing_period_s, packing is on only when the
   // forecast submissions per forecast_window_s exceed packing_min_jobs.
   bool indolent_packing = true;
