@@ -247,11 +247,12 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
                           (long long)c.lucid.profile_time_limit_s, c.lucid.profile_gpu_limit);
   std::vector<LucidVariant> variants = c.variants;
   if (variants.empty()) variants.push_back({"lucid+schedmate", {}, c.lucid.undo_threshold});
-  auto replay = [&](const std::string& label, LucidOptions lo, LucidSemanticHooks* hooks) -> Result<LucidRunResult> {
+  auto replay = [&](const std::string& label, LucidOptions lo, LucidSemanticHooks* hooks,
+                    const ClusterSpec& spec) -> Result<LucidRunResult> {
     if (progress) progress(label);
     LucidPolicy policy(std::move(lo), &model, hooks);
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(SimResult r, Simulate(trace, sized.spec, policy));
+    ASSIGN_OR_RETURN(SimResult r, Simulate(trace, spec, policy));
     LucidRunResult rr;
     rr.label = label;
     rr.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -262,7 +263,7 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     rr.lucid = policy.stats();
     return rr;
   };
-  ASSIGN_OR_RETURN(LucidRunResult base, replay("lucid", c.lucid, nullptr));
+  ASSIGN_OR_RETURN(LucidRunResult base, replay("lucid", c.lucid, nullptr, sized.spec));
   out.runs.push_back(std::move(base));
   for (size_t i = 0; i < variants.size(); ++i) {
     const LucidVariant& v = variants[i];
@@ -277,7 +278,10 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     LucidSchedmate hooks(trace, world, model, catalog, *store, so);
     LucidOptions lo = c.lucid;
     lo.undo_threshold = v.undo_threshold;
-    auto r = replay(v.label, lo, &hooks);
+    // An LLM Advisor (modelled latency) holds one GPU of the main cluster, as in the paper.
+    ClusterSpec spec = sized.spec;
+    if (v.schedmate.use_advisor && v.schedmate.advisor_latency_s > 0) spec.vcs[0].reserved_gpus = 1;
+    auto r = replay(v.label, lo, &hooks, spec);
     store.reset();
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
     if (!r.ok()) return r.status();

@@ -1,5 +1,6 @@
 #include "sim/cluster.h"
 
+#include <algorithm>
 #include <set>
 
 namespace schedmate {
@@ -18,6 +19,9 @@ Status ClusterSpec::Validate() const {
   int64_t nodes = 0;
   for (const auto& vc : vcs) {
     if (vc.nodes < 1) return InvalidArgument("VC '" + vc.name + "' has no nodes");
+    if (vc.reserved_gpus < 0 || vc.reserved_gpus >= vc.nodes * gpus_per_node)
+      return InvalidArgument("VC '" + vc.name + "' reserves " + std::to_string(vc.reserved_gpus) +
+                             " GPUs: must be 0 up to fewer than it has");
     if (!names.insert(vc.name).second)
       return InvalidArgument("VC '" + vc.name + "' listed twice");
     nodes += vc.nodes;
@@ -41,6 +45,16 @@ Cluster::Cluster(ClusterSpec spec) : spec_(std::move(spec)) {
   }
   node_free_.assign(node, spec_.gpus_per_node);
   total_gpus_ = static_cast<int64_t>(node) * spec_.gpus_per_node;
+  for (size_t v = 0; v < spec_.vcs.size(); ++v) {
+    int32_t left = spec_.vcs[v].reserved_gpus;
+    vc_free_[v] -= left;
+    busy_gpus_ += left;
+    for (int32_t n = first_node_[v] + spec_.vcs[v].nodes - 1; left > 0 && n >= first_node_[v]; --n) {
+      int32_t take = std::min(left, node_free_[n]);
+      node_free_[n] -= take;
+      left -= take;
+    }
+  }
 }
 
 std::optional<VcIndex> Cluster::FindVc(std::string_view name) const {

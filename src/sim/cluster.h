@@ -20,6 +20,9 @@ struct ClusterSpec {
   struct Vc {
     std::string name;
     int32_t nodes = 0;
+    // GPUs held by something other than jobs for the whole run (e.g. the
+    // LLM server of the semantic layer), taken from the VC's last node.
+    int32_t reserved_gpus = 0;
   };
   std::vector<Vc> vcs;  // One entry with an empty name = a single pool.
   int32_t gpus_per_node = 8;
@@ -52,8 +55,9 @@ class Cluster {
   const std::string& VcName(VcIndex vc) const { return spec_.vcs[vc.value].name; }
   NodeIndex FirstNode(VcIndex vc) const { return NodeIndex(first_node_[vc.value]); }
   int32_t NumNodes(VcIndex vc) const { return spec_.vcs[vc.value].nodes; }
+  // GPUs jobs can use (reserved ones excluded).
   int32_t VcTotalGpus(VcIndex vc) const {
-    return NumNodes(vc) * spec_.gpus_per_node;
+    return NumNodes(vc) * spec_.gpus_per_node - spec_.vcs[vc.value].reserved_gpus;
   }
   int32_t VcFreeGpus(VcIndex vc) const { return vc_free_[vc.value]; }
   int32_t FreeGpus(NodeIndex n) const { return node_free_[n.value]; }

@@ -258,6 +258,20 @@ TEST(EngineTest, EvictingAGuestRestoresTheHostAndRequeuesTheGuest) {
   EXPECT_EQ(r->jobs[1].queued_s, 90);
 }
 
+TEST(EngineTest, ReservedGpusAreNotGivenToJobs) {
+  Trace t;
+  t.jobs = {Job("a", 0, 4, 100), Job("b", 0, 4, 100), Job("c", 0, 8, 10)};
+  GreedyPolicy p;
+  ClusterSpec spec{{{"", 2, 1}}, 8, "V100"};  // 16 GPUs, 1 held
+  auto r = Simulate(t, spec, p);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  // a and b share the first node; c needs a whole node but the second has 7 free.
+  EXPECT_EQ(r->jobs[2].phase, JobPhase::kDone);
+  EXPECT_EQ(r->jobs[2].first_start_s, 100);
+  ClusterSpec bad{{{"", 1, 8}}, 8, "V100"};
+  EXPECT_FALSE(Simulate(t, bad, p).ok());
+}
+
 TEST(EngineTest, MoveToVcRunsAJobInAnotherVc) {
   Trace t;
   t.jobs = {Job("a", 0, 8, 100, "x")};
