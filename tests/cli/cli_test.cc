@@ -367,4 +367,25 @@ TEST_F(CliTest, WorldMapsATraceAndTheComponentsReadIt) {
   EXPECT_EQ(Exec("world map").code, 2);  // neither --trace nor --synth
 }
 
+TEST_F(CliTest, LucidComparesBothPoliciesAndNamesBadConfigFields) {
+  CmdResult r = Exec("lucid --synth seren --jobs 300 --nodes 4 --load 0.9 --json --progress off");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  EXPECT_EQ(j["runs"][0]["label"], "lucid");
+  EXPECT_EQ(j["runs"][1]["label"], "lucid+schedmate");
+  EXPECT_EQ(j["runs"][0]["jobs"], 300);
+  EXPECT_EQ(j["runs"][1]["jobs"], 300);
+  EXPECT_GT(j["runs"][1]["schedmate"]["advised"].get<int>(), 0);
+  EXPECT_EQ(j["runs"][0]["history_hits"], 0);
+  EXPECT_NE(j["setting"].get<std::string>().find("4 nodes"), std::string::npos);
+  std::ofstream(dir_ / "bad.json") << R"({"trace": {"synth": "seren"}, "lucid": {"profile_time_limit_s": "soon"}})";
+  CmdResult bad = Exec("lucid --config " + (dir_ / "bad.json").string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("profile_time_limit_s"), std::string::npos) << bad.err;
+  std::ofstream(dir_ / "window.json") << R"({"trace": {"synth": "seren", "from": "2017-13-01"}})";
+  EXPECT_EQ(Exec("lucid --config " + (dir_ / "window.json").string()).code, 2);
+  EXPECT_EQ(Exec("lucid").code, 2);  // no trace
+}
+
 }  // namespace
