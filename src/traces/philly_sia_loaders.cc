@@ -1,6 +1,7 @@
 // Loaders for Philly's philly.csv (Pollux/Sia artifact) and the Sia/Pollux
 // workload CSVs. Column mappings are in docs/trace-formats.md.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "traces/trace_loader.h"
@@ -56,7 +57,10 @@ Status Sia(CsvTable& t, Trace& out, LoadReport& r, const LoadOptions& o) {
     if (j.id.empty()) return t.ColumnError(c_name, "empty job name");
     j.name = j.id;
     j.type = std::string(t.Field(c_app));
-    ASSIGN_OR_RETURN(j.submit_s, t.NonNegativeInt(c_time));
+    // Sia's newer workloads give fractional seconds: rounded to the nearest second.
+    ASSIGN_OR_RETURN(double submit, t.Number(c_time));
+    if (submit < 0 || submit > 1e12) return t.ColumnError(c_time, "must be 0 to 1e12 seconds");
+    j.submit_s = static_cast<int64_t>(std::llround(submit));
     ASSIGN_OR_RETURN(int64_t gpus, t.NonNegativeInt(c_gpus));
     if (gpus > 1'000'000) return t.ColumnError(c_gpus, "implausibly large");
     j.gpus = static_cast<int32_t>(gpus);

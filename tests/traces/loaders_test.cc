@@ -151,6 +151,16 @@ TEST(SiaLoaderTest, NoDurationIsMarkedUnknown) {
   EXPECT_EQ(t->jobs[1].duration_s, -1);
 }
 
+TEST(SiaLoaderTest, FractionalSubmitTimesRoundToSeconds) {
+  // Sia's newer workloads (workloads/newtrace) stamp arrivals with microseconds.
+  auto t = Load("name,time,application,num_replicas,batch_size\n"
+                "deepspeech2-0,487.661836,deepspeech2,8,320\ncifar10-1,670.461855,cifar10,8,2048\n");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EXPECT_EQ(t->jobs[1].submit_s, 670 - 488);
+  ExpectError("name,time,application,num_replicas\nx,-3.5,bert,1\n", "must be 0 to 1e12 seconds");
+  ExpectError("name,time,application,num_replicas\nx,soon,bert,1\n", "'soon' is not a number");
+}
+
 TEST(TraceFormatTest, UnknownHeaderAsksForAFormat) {
   ExpectError("a,b,c\n1,2,3\n", "cannot tell the trace format");
   EXPECT_FALSE(ParseTraceFormat("excel").ok());
