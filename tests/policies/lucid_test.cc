@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "core/random.h"
 #include "policies/lucid/lucid.h"
 #include "policies/lucid/synthetic_workload_model.h"
 #include "policies/lucid/workload_estimator.h"
@@ -275,6 +276,63 @@ TEST(Lucid, AHistoryMatchSkipsTheProfilerAfterTheAdvisorAnswers) {
   EXPECT_EQ(p.stats().history_hits, 1);
   EXPECT_EQ(p.stats().skipped_profiler, 1);
   EXPECT_EQ(p.stats().advice_wait_s, 18);
+}
+
+// Random traces through every mechanism at once (profiling, packing,
+// evictions by a random Tracker, history hits): every job ends, none faster
+// than its own duration, and the GPU accounting never goes wrong.
+class RandomHooks final : public LucidSemanticHooks {
+ public:
+  explicit RandomHooks(uint64_t seed) : rng_(seed) {}
+  std::optional<HistoryFacts> AtSubmit(const SimJob& j, int64_t, int64_t* latency) override {
+    *latency = static_cast<int64_t>(rng_.Below(3)) * 9;
+    if (rng_.Uniform() < 0.5) return std::nullopt;
+    return HistoryFacts{static_cast<double>(j.spec->duration_s) * rng_.Uniform(0.5, 2), {rng_.Uniform(0.2, 0.9), rng_.Uniform(1000, 20000), rng_.Uniform(0.7, 1)}};
+  }
+  std::optional<int64_t> PackCheckAfter(const SimJob&, const SimJob&) override {
+    return rng_.Uniform() < 0.8 ? std::optional<int64_t>(1 + rng_.Below(100)) : std::nullopt;
+  }
+  std::optional<double> PackSlowdown(const SimJob&, const SimJob&, int64_t, int64_t) override {
+    return rng_.Uniform() < 0.9 ? std::optional<double>(rng_.Uniform(0.1, 1)) : std::nullopt;
+  }
+  void AtEnd(const SimJob&, int64_t) override {}
+
+ private:
+  Rng rng_;
+};
+
+TEST(Lucid, RandomTracesAlwaysFinishAndNeverRunFasterThanAlone) {
+  int64_t packs = 0, evictions = 0, profiled = 0, hits = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    Rng rng(seed);
+    Trace t;
+    int64_t now = 0;
+    for (int i = 0; i < 60; ++i) {
+      now += static_cast<int64_t>(rng.Below(300));
+      static const int32_t kGpus[] = {1, 1, 1, 2, 4, 8, 16};
+      t.jobs.push_back(Job("j" + std::to_string(i), now, kGpus[rng.Below(7)], 1 + static_cast<int64_t>(rng.Below(5000))));
+    }
+    SyntheticWorkloadModel model(seed);
+    RandomHooks hooks(seed);
+    LucidOptions o;
+    o.indolent_packing = rng.Uniform() < 0.5;
+    o.profile_whole_node = rng.Uniform() < 0.3;
+    o.credit_profiled_progress = rng.Uniform() < 0.3;
+    LucidPolicy p(o, &model, seed % 2 ? &hooks : nullptr);
+    auto r = Replay(t, Spec(2, seed % 3 ? 1 : 0), p);
+    ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.status().ToString();
+    for (const SimJob& j : r->jobs) {
+      ASSERT_EQ(j.phase, JobPhase::kDone) << "seed " << seed << " job " << j.spec->id;
+      EXPECT_GE(j.finish_s - j.submit_s, j.spec->duration_s) << "seed " << seed << " job " << j.spec->id;
+      EXPECT_FALSE(j.partner.has_value());
+    }
+    packs += p.stats().packs, evictions += p.stats().evictions, profiled += p.stats().profiled, hits += p.stats().history_hits;
+  }
+  // The mechanisms were all exercised.
+  EXPECT_GT(packs, 50);
+  EXPECT_GT(evictions, 5);
+  EXPECT_GT(profiled, 100);
+  EXPECT_GT(hits, 100);
 }
 
 TEST(LucidEstimator, LearnsFromHistoryOnly) {
