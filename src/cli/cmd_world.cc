@@ -162,13 +162,13 @@ void MaterializeTrace(const WorldArgs& a) {
 
 void AddWorldCommand(CLI::App& app) {
   auto a = std::make_shared<WorldArgs>();
-  CLI::App* cmd = app.add_subcommand("world", "The semantic world of a simulation: workload catalog, generated repositories.");
+  CLI::App* cmd = app.add_subcommand("world", "The semantic world of a simulation: workload catalog, trace mapping, generated repositories and\nlogs, and the real components checked and calibrated on them (docs/world.md).");
   cmd->require_subcommand(1);
   CLI::App* cat = cmd->add_subcommand("catalog", "The 15 workload families: step time, utilisation, memory, and their source.");
   cat->add_option("--shared", a->shared, "Directory holding traces/lucid and traces/sia (model only when absent)")
       ->capture_default_str();
   cat->callback([a] { Catalog(*a); });
-  CLI::App* mat = cmd->add_subcommand("materialize", "Write generated training repositories (with COMMAND and TRUTH) for inspection.");
+  CLI::App* mat = cmd->add_subcommand("materialize", "Write a mapped trace's jobs (repositories, logs, jobs.jsonl with the truth), or repositories per\nfamily and style (with COMMAND and TRUTH), for inspection.");
   mat->add_option("-o,--out", a->out, "Output directory")->capture_default_str();
   mat->add_option("--family", a->family, "One family (default: all 15)");
   mat->add_option("--style", a->style, "raw-loop | hf-trainer | lightning | hydra | deepspeed | all")->capture_default_str();
