@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "advisor/advisor.h"
-#include "advisor/metadata_extractor.h"
 #include "cli/commands.h"
 #include "cli/world_trace.h"
 #include "core/facts_json.h"
@@ -27,8 +26,7 @@
 
 #include "core/json.h"
 #include "history/sqlite_store.h"
-#include "repo/snapshot.h"
-#include "world/job_artifacts.h"
+#include "integrations/world_metadata.h"
 
 namespace schedmate {
 namespace {
@@ -39,26 +37,6 @@ struct CalibrateArgs {
   bool json = false;
   std::string progress = "auto";
 };
-
-struct Extracted {
-  bool ok = false;
-  WorkloadMetadata md;
-  std::vector<float> fingerprint;
-  std::string json;
-};
-
-EndReason ReasonOf(const MappedJob& m) {
-  switch (m.end_state) {
-    case EndState::kCompleted: return EndReason::kCompleted;
-    case EndState::kCancelled: return EndReason::kCancelled;
-    case EndState::kTimeout: return EndReason::kTimeout;
-    case EndState::kUnknown: return EndReason::kUnknown;
-    default: break;
-  }
-  if (!m.failure) return EndReason::kFailedInfra;
-  if (m.failure->category == "infrastructure") return EndReason::kFailedInfra;
-  return m.failure->category == "framework" ? EndReason::kFailedFramework : EndReason::kFailedUser;
-}
 
 // Relative errors of one estimator and its share within 100 %.
 struct ErrorDist {
@@ -108,21 +86,6 @@ class Calibration {
  private:
   int64_t Finish(size_t i) const { return m_.trace.jobs[i].submit_s + std::max<int64_t>(m_.trace.jobs[i].duration_s, 0); }
 
-  const Extracted& Extract(const MappedJob& mj) {
-    auto it = extracted_.find(mj.repo_key);
-    if (it != extracted_.end()) return it->second;
-    Extracted e;
-    const GeneratedRepo& repo = repos_.Get(mj);
-    auto md = ExtractMetadata(*MemorySnapshot(repo.files, "job"), repo.command);
-    if (md.ok()) {
-      e.ok = true;
-      e.md = *md;
-      e.fingerprint = Fingerprint(*md);
-      e.json = DumpJson(ToJson(*md));
-    }
-    return extracted_.emplace(mj.repo_key, std::move(e)).first->second;
-  }
-
   void OpenStore() {
     db_ = (std::filesystem::temp_directory_path() / ("schedmate_calibrate_" + std::to_string(getpid()) + ".db")).string();
     std::filesystem::remove(db_);
@@ -142,7 +105,7 @@ class Calibration {
   void WriteBack(size_t i) {
     const JobSpec& j = m_.trace.jobs[i];
     const MappedJob& mj = m_.world.jobs[i];
-    const Extracted& e = Extract(mj);
+    const ExtractedRepo& e = metadata_.Get(mj);
     owner_history_[OwnerKey(j)].push_back(static_cast<double>(j.duration_s));
     if (!e.ok) return;
     HistoryRecord r;
@@ -152,7 +115,7 @@ class Calibration {
     r.submit_time_s = j.submit_s;
     r.completed_at_s = Finish(i);
     r.duration_s = std::max<int64_t>(j.duration_s, 0);
-    r.end_reason = ReasonOf(mj);
+    r.end_reason = EndReasonOf(mj);
     r.num_gpus = j.gpus;
     r.sm_util = mj.truth.sm_util;
     r.metadata_json = e.json;
@@ -177,7 +140,7 @@ class Calibration {
       baseline = v[v.size() / 2];
       baseline_.Add(*baseline, truth);
     }
-    const Extracted& e = Extract(mj);
+    const ExtractedRepo& e = metadata_.Get(mj);
     if (!e.ok) {
       ++extraction_failures_;
       return;
@@ -214,7 +177,7 @@ class Calibration {
     std::printf("%s\n", DescribeMapping(m_).c_str());
     std::printf("Advisor calibration over %zu queries (history = jobs finished before each submit; %zu distinct "
                 "repositories extracted, %lld failed) in %.1f s\n\n",
-                queries, extracted_.size(), (long long)extraction_failures_, seconds_);
+                queries, metadata_.extracted(), (long long)extraction_failures_, seconds_);
     std::printf("  hit rate                                   %5.1f %%   (paper, Qwen-7B agent: 73.0 %%)\n", pct(hit_rate));
     std::printf("  estimates within 100 %% relative error      %5.1f %%   (paper, Mars: 85.7 %%)\n", pct(advisor_.Within(1.0)));
     std::printf("    within 50 %% / 25 %%                       %5.1f %% / %.1f %%\n", pct(advisor_.Within(0.5)),
@@ -231,8 +194,7 @@ class Calibration {
 
   const CalibrateArgs& a_;
   MappedTrace m_;
-  RepoCache repos_{512};
-  std::unordered_map<uint64_t, Extracted> extracted_;
+  WorldMetadataCache metadata_;
   std::unordered_map<std::string, std::vector<double>> owner_history_;
   std::string db_;
   std::unique_ptr<HistoryStore> store_;

@@ -4,12 +4,8 @@
 #include <cmath>
 
 #include "advisor/advisor.h"
-#include "advisor/metadata_extractor.h"
-#include "core/facts_json.h"
-#include "core/json.h"
 #include "core/random.h"
 #include "policies/lucid/synthetic_workload_model.h"
-#include "repo/snapshot.h"
 #include "tracker/tracker.h"
 
 namespace schedmate {
@@ -19,18 +15,6 @@ constexpr double kGpuMemoryMib = 81920;  // mem_util is stored as a share of an 
 
 double MsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-EndReason ReasonOf(const MappedJob& m) {
-  switch (m.end_state) {
-    case EndState::kCompleted: return EndReason::kCompleted;
-    case EndState::kCancelled: return EndReason::kCancelled;
-    case EndState::kTimeout: return EndReason::kTimeout;
-    case EndState::kUnknown: return EndReason::kUnknown;
-    default: break;
-  }
-  if (!m.failure || m.failure->category == "infrastructure") return EndReason::kFailedInfra;
-  return m.failure->category == "framework" ? EndReason::kFailedFramework : EndReason::kFailedUser;
 }
 
 // Seconds of running alone the job has done since its last start, at `at`.
@@ -62,31 +46,15 @@ bool LucidSchedmate::Draw(const SimJob& j, uint64_t salt, double p) const {
   return rng.Uniform() < p;
 }
 
-const LucidSchedmate::Extracted& LucidSchedmate::Extract(const MappedJob& m) {
-  auto it = extracted_.find(m.repo_key);
-  if (it != extracted_.end()) return it->second;
-  auto t0 = std::chrono::steady_clock::now();
-  Extracted e;
-  const GeneratedRepo& repo = repos_.Get(m);
-  auto md = ExtractMetadata(*MemorySnapshot(repo.files, "job"), repo.command);
-  if (md.ok()) {
-    e.ok = true;
-    e.md = *md;
-    e.fingerprint = Fingerprint(*md);
-    e.json = DumpJson(ToJson(*md));
-  }
-  stats_.extract_ms += MsSince(t0);
-  ++stats_.extracted;
-  return extracted_.emplace(m.repo_key, std::move(e)).first->second;
-}
-
 std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t now, int64_t* latency_s) {
   *latency_s = 0;
   if (!o_.use_advisor) return std::nullopt;
   *latency_s = o_.advisor_latency_s;
   ++stats_.advised;
   auto t0 = std::chrono::steady_clock::now();
-  const Extracted& e = Extract(Mapped(job));
+  const ExtractedRepo& e = metadata_.Get(Mapped(job));
+  stats_.extract_ms = metadata_.extract_ms();
+  stats_.extracted = static_cast<int64_t>(metadata_.extracted());
   if (!e.ok) {
     ++stats_.extraction_failures;
     stats_.advisor_ms += MsSince(t0);
@@ -155,7 +123,9 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   steps_at_pack_.erase(job.index.value);
   if (!o_.write_back || !store_error_.ok()) return;
   const MappedJob& m = Mapped(job);
-  const Extracted& e = Extract(m);
+  const ExtractedRepo& e = metadata_.Get(m);
+  stats_.extract_ms = metadata_.extract_ms();
+  stats_.extracted = static_cast<int64_t>(metadata_.extracted());
   if (!e.ok) return;
   auto t0 = std::chrono::steady_clock::now();
   JobProfile steady = model_.SteadyProfile(m);
@@ -166,7 +136,7 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   r.submit_time_s = job.submit_s;
   r.completed_at_s = now;
   r.duration_s = std::max<int64_t>(job.spec->duration_s, 0);
-  r.end_reason = ReasonOf(m);
+  r.end_reason = EndReasonOf(m);
   r.num_gpus = job.gpus;
   r.sm_util = steady.sm_util;
   r.mem_util = steady.gmem_mib / kGpuMemoryMib;

@@ -22,6 +22,7 @@
 #include "history/cached_store.h"
 #include "history/store.h"
 #include "history/vector_index.h"
+#include "integrations/world_metadata.h"
 #include "integrations/world_workload_model.h"
 #include "policies/lucid/lucid_inputs.h"
 #include "world/job_artifacts.h"
@@ -75,13 +76,6 @@ class LucidSchedmate final : public LucidSemanticHooks {
   const Status& store_error() const { return store_error_; }
 
  private:
-  struct Extracted {
-    bool ok = false;
-    WorkloadMetadata md;
-    std::vector<float> fingerprint;
-    std::string json;
-  };
-  const Extracted& Extract(const MappedJob& m);
   const MappedJob& Mapped(const SimJob& j) const { return world_.jobs[static_cast<size_t>(j.index.value)]; }
   bool Draw(const SimJob& j, uint64_t salt, double p) const;
 
@@ -92,8 +86,7 @@ class LucidSchedmate final : public LucidSemanticHooks {
   CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
   VectorIndex index_;
-  RepoCache repos_{1024};
-  std::unordered_map<uint64_t, Extracted> extracted_;
+  WorldMetadataCache metadata_;
   std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
   LucidSchedmateStats stats_;
   Status store_error_;

@@ -292,4 +292,16 @@ std::string FailureCauseName(const InjectedCause& c) {
   return c.category == "infrastructure" ? c.category + "/" + c.component : c.category;
 }
 
+EndReason EndReasonOf(const MappedJob& m) {
+  switch (m.end_state) {
+    case EndState::kCompleted: return EndReason::kCompleted;
+    case EndState::kCancelled: return EndReason::kCancelled;
+    case EndState::kTimeout: return EndReason::kTimeout;
+    case EndState::kUnknown: return EndReason::kUnknown;
+    default: break;
+  }
+  if (!m.failure || m.failure->category == "infrastructure") return EndReason::kFailedInfra;
+  return m.failure->category == "framework" ? EndReason::kFailedFramework : EndReason::kFailedUser;
+}
+
 }  // namespace schedmate

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "core/facts.h"
 #include "core/job_spec.h"
 #include "loggen/job_log.h"
 #include "world/repo_generator.h"
@@ -118,6 +119,9 @@ struct WorldMap {
 WorldMap MapTrace(const Trace& trace, const WorkloadCatalog& catalog, const MappingParams& params = {});
 
 std::string FailureCauseName(const InjectedCause& c);  // "infrastructure/gpu", "framework"
+
+// The end reason a history write-back records for the job.
+EndReason EndReasonOf(const MappedJob& m);
 
 }  // namespace schedmate
 
