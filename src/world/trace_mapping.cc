@@ -131,7 +131,7 @@ class Mapper {
         double u = rng_.Uniform();
         if (u < p_.swap_model_prob + p_.swap_dataset_prob) {
           ++out_.stats.swapped;
-          return Swapped(it->second, j, u < p_.swap_model_prob);
+          return Swapped(it->second, j, u < p_.swap_model_prob, d, truncated);
         }
         ++out_.stats.resubmissions;
         return it->second;
@@ -164,13 +164,16 @@ class Mapper {
     return best;
   }
 
-  int Swapped(int from, const JobSpec& j, bool model) {
+  int Swapped(int from, const JobSpec& j, bool model, double d, bool truncated) {
     Project pr = projects_[from];
     pr.truth = model ? SwapModel(pr.truth, rng_) : SwapDataset(pr.truth, rng_);
     pr.truth.num_gpus = std::max(j.gpus, 1);
-    if (model) pr.truth.iterations = projects_[from].truth.iterations;
     pr.finished_members = 0;
     pr.log_duration_sum = 0;
+    if (model) {  // another model plans its own budget, in its own iteration type
+      pr.steps_per_iteration = 1;
+      PlanBudget(pr, d, truncated);
+    }
     std::string key = pr.owner_key + "\n" + j.name;
     int i = AddProject(std::move(pr), /*bucket=*/-1);
     by_name_[key] = i;
@@ -186,16 +189,13 @@ class Mapper {
     return gpus < 2 ? kLarge[0] : kLarge[rng_.Below(std::size(kLarge))];
   }
 
-  int NewProject(const JobSpec& j, const std::string& owner, int bucket, double d, bool truncated) {
-    Project pr;
-    pr.owner_key = owner;
-    int32_t gpus = std::max(j.gpus, 1);
-    pr.truth = DrawWorkload(DrawFamily(bucket, gpus), rng_);
-    pr.truth.num_gpus = gpus;
-    pr.style = static_cast<CodeStyle>(rng_.Below(kNumCodeStyles));
-    pr.layout_seed = rng_.NextU64();
+  // The budget a project's code plans, from a run of `d` seconds (truncated:
+  // a failed or killed run that got through a uniform 0.1–0.9 of it).
+  void PlanBudget(Project& pr, double d, bool truncated) {
+    const int32_t gpus = pr.truth.num_gpus;
     double st = catalog_.StepTime(pr.truth.family, p_.gpu_type, gpus, static_cast<int>(pr.truth.batch_size));
-    if (d < 0) d = static_cast<double>(pr.truth.iterations) * st * 100;  // no duration: the drawn budget
+    if (d < 0)  // no duration (Sia): the drawn budget, epochs of 100 steps
+      d = static_cast<double>(pr.truth.iterations) * st * (pr.truth.iteration_type == "epoch" ? 100 : 1);
     pr.planned_s = truncated ? d / rng_.Uniform(0.1, 0.9) : d;
     double steps = std::max(1.0, pr.planned_s / st);
     if (pr.truth.iteration_type == "step") {
@@ -205,6 +205,17 @@ class Mapper {
       pr.steps_per_iteration = std::max<int64_t>(1, std::llround(steps / static_cast<double>(pr.truth.iterations)));
     }
     if (const CatalogEntry* e = catalog_.Find(pr.truth.family)) pr.truth.sm_util = e->sm_util;
+  }
+
+  int NewProject(const JobSpec& j, const std::string& owner, int bucket, double d, bool truncated) {
+    Project pr;
+    pr.owner_key = owner;
+    int32_t gpus = std::max(j.gpus, 1);
+    pr.truth = DrawWorkload(DrawFamily(bucket, gpus), rng_);
+    pr.truth.num_gpus = gpus;
+    pr.style = static_cast<CodeStyle>(rng_.Below(kNumCodeStyles));
+    pr.layout_seed = rng_.NextU64();
+    PlanBudget(pr, d, truncated);
     pr.name = j.name.empty() ? StrFormat("%s-%zu", pr.truth.family.c_str(), projects_.size()) : j.name;
     int i = AddProject(std::move(pr), bucket);
     if (!j.name.empty()) by_name_[owner + "\n" + j.name] = i;

@@ -87,6 +87,11 @@ TEST(TraceMapping, SameNameMayTrainAnotherModel) {
   for (const auto& j : m.jobs) {
     families.insert(j.truth.family);
     EXPECT_EQ(j.job_name, "exp");
+    // Each model's budget is in its own iteration type.
+    if (j.truth.iteration_type == "step") EXPECT_EQ(j.total_steps, j.truth.iterations) << j.truth.family;
+    else EXPECT_GE(j.total_steps, j.truth.iterations) << j.truth.family;
+    EXPECT_NEAR(j.truth.seconds_per_iteration * static_cast<double>(j.truth.iterations), j.step_time_s * static_cast<double>(j.total_steps),
+                1e-6 * j.step_time_s * static_cast<double>(j.total_steps));
   }
   EXPECT_GT(families.size(), 3u);
   EXPECT_GT(m.stats.swapped, 20);
