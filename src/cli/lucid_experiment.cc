@@ -135,7 +135,12 @@ struct Sized {
   int32_t main_gpus = 0;
 };
 
-Sized SizeCluster(const LucidExperimentConfig& c, const Trace& t) {
+// Whether a variant models an LLM Advisor, which holds one GPU of the main cluster.
+bool HoldsLlmGpu(const LucidVariant& v) { return v.schedmate.use_advisor && v.schedmate.advisor_latency_s > 0; }
+
+// `reserve`: GPUs some variant holds; the widest job must still fit beside
+// them, so every run sees the same jobs.
+Sized SizeCluster(const LucidExperimentConfig& c, const Trace& t, int32_t reserve) {
   double demand = 0;
   int32_t widest = 1;
   for (const auto& j : t.jobs) demand += static_cast<double>(j.gpus) * static_cast<double>(j.duration_s), widest = std::max(widest, j.gpus);
@@ -143,7 +148,7 @@ Sized SizeCluster(const LucidExperimentConfig& c, const Trace& t) {
   int32_t nodes = c.nodes;
   if (nodes <= 0)
     nodes = static_cast<int32_t>(std::ceil(demand / (std::max(c.target_load, 0.01) * span * c.gpus_per_node)));
-  nodes = std::max(nodes, (widest + c.gpus_per_node - 1) / c.gpus_per_node);
+  nodes = std::max(nodes, (widest + reserve + c.gpus_per_node - 1) / c.gpus_per_node);
   Sized s;
   s.spec.gpus_per_node = c.gpus_per_node;
   s.spec.gpu_type = "A100";
@@ -227,7 +232,11 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
   ASSIGN_OR_RETURN(Trace prepared, PrepareTrace(c));
   auto shared_trace = std::make_shared<const Trace>(std::move(prepared));
   const Trace& trace = *shared_trace;
-  Sized sized = SizeCluster(c, trace);
+  std::vector<LucidVariant> variants = c.variants;
+  if (variants.empty()) variants.push_back({"lucid+schedmate", {}, c.lucid.undo_threshold});
+  int32_t reserve = 0;
+  for (const auto& v : variants) reserve = std::max(reserve, HoldsLlmGpu(v) ? 1 : 0);
+  Sized sized = SizeCluster(c, trace, reserve);
   WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(c.shared);
   WorldMap world = MapTrace(trace, catalog, c.mapping);
   WorldWorkloadModel model(world, catalog, c.warmup);
@@ -245,8 +254,6 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
                           (long long)out.jobs, static_cast<double>(trace.jobs.back().submit_s) / 86400.0,
                           sized.spec.vcs[0].nodes, c.gpus_per_node, sized.load, c.profiler_nodes,
                           (long long)c.lucid.profile_time_limit_s, c.lucid.profile_gpu_limit);
-  std::vector<LucidVariant> variants = c.variants;
-  if (variants.empty()) variants.push_back({"lucid+schedmate", {}, c.lucid.undo_threshold});
   auto replay = [&](const std::string& label, LucidOptions lo, LucidSemanticHooks* hooks,
                     const ClusterSpec& spec) -> Result<LucidRunResult> {
     if (progress) progress(label);
@@ -280,7 +287,7 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     lo.undo_threshold = v.undo_threshold;
     // An LLM Advisor (modelled latency) holds one GPU of the main cluster, as in the paper.
     ClusterSpec spec = sized.spec;
-    if (v.schedmate.use_advisor && v.schedmate.advisor_latency_s > 0) spec.vcs[0].reserved_gpus = 1;
+    if (HoldsLlmGpu(v)) spec.vcs[0].reserved_gpus = 1;
     auto r = replay(v.label, lo, &hooks, spec);
     store.reset();
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
@@ -306,6 +313,10 @@ std::string FormatLucidTable(const LucidComparison& c) {
                    (long long)r.lucid.history_hits, (long long)r.lucid.profiled,
                    static_cast<double>(r.lucid.profiler_gpu_s) / 3600.0, adv_ms, r.wall_s);
   }
+  for (const auto& r : c.runs)
+    if (!c.runs.empty() && r.run.summary.jobs != c.runs[0].run.summary.jobs)
+      s += StrFormat("WARNING: %s ran %lld jobs, Lucid %lld: its averages are over other jobs\n", r.label.c_str(),
+                     (long long)r.run.summary.jobs, (long long)c.runs[0].run.summary.jobs);
   s += "\nJCT x = Lucid's average JCT / this run's (> 1 is better); makespan in hours; adv ms = Advisor wall time per\n"
        "job (embedded backend, measured); prof GPUh = GPU-hours of Lucid's profiling cluster.\n";
   return s;
