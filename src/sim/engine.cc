@@ -51,6 +51,8 @@ class Engine final : public SimState, public SchedulingActions {
   void MarkDirty(VcIndex vc);
   Status ScheduleDirty();
   void ReportProgress();
+  // " (e.g. 'a' in VC x needing 8 GPUs, ...)": what a stall left behind.
+  std::string PendingSample() const;
 
   const Trace& trace_;
   Cluster cluster_;
@@ -298,6 +300,17 @@ Status Engine::Preempt(JobIndex job, int64_t restart_overhead_s) {
   return Status::Ok();
 }
 
+std::string Engine::PendingSample() const {
+  std::string out;
+  int shown = 0;
+  for (const SimJob& j : jobs_) {
+    if (j.phase != JobPhase::kPending || shown == 5) continue;
+    out += (shown++ ? ", '" : " (e.g. '") + j.spec->id + "' in VC '" + cluster_.VcName(j.vc) + "' needing " +
+           std::to_string(j.gpus) + " GPUs";
+  }
+  return shown ? out + ")" : out;
+}
+
 Status Engine::ScheduleDirty() {
   for (size_t k = 0; k < dirty_list_.size(); ++k) {
     VcIndex vc(dirty_list_[k]);
@@ -345,7 +358,7 @@ Result<SimResult> Engine::Run() {
     if (t == INT64_MAX)
       return Internal(std::string(policy_.Name()) + " stalled: " +
                       std::to_string(pending_) +
-                      " jobs pending and nothing left to happen");
+                      " jobs pending and nothing left to happen" + PendingSample());
     Sample(t);
     now_ = t;
     int64_t decisions_before = decisions_;

@@ -5,6 +5,7 @@
 // three schedmate consumption points through fake hooks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/random.h"
@@ -348,6 +349,25 @@ TEST(LucidEstimator, LearnsFromHistoryOnly) {
   e.Retrain();
   EXPECT_NEAR(e.Estimate(short_user), 103, 10);
   EXPECT_NEAR(e.Estimate(long_user), 50200, 2000);
+}
+
+TEST(LucidEstimator, AdjacentFeatureValuesNeverGiveAnEmptyLeaf) {
+  // Regression: utilisations averaged from history differ in the last bit;
+  // the split midpoint rounded onto one of them and left a leaf with no
+  // jobs, whose estimate was NaN (the job then vanished from the queue).
+  WorkloadEstimator e;
+  const double u = 0.7;
+  const double next = std::nextafter(u, 1.0);
+  for (int i = 0; i < 100; ++i) {
+    LucidFeatures f{"alice", "vc", 1, 0, i < 50 ? u : next, 4000};
+    e.Observe(f, i < 50 ? 100 : 10000);
+  }
+  e.Retrain();
+  for (double x : {u, next, 0.1, 0.99}) {
+    double est = e.Estimate(LucidFeatures{"alice", "vc", 1, 0, x, 4000});
+    EXPECT_TRUE(std::isfinite(est)) << x;
+    EXPECT_GT(est, 0) << x;
+  }
 }
 
 TEST(Lucid, SyntheticModelIsDeterministicAndBounded) {

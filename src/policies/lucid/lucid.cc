@@ -67,6 +67,8 @@ void LucidPolicy::EnterMainQueue(JobIndex j, const SimState& s) {
     if (st.profile_start >= 0) est = std::max(est, static_cast<double>(o_.profile_time_limit_s + 1));
     st.estimate_s = est;
   }
+  // A priority must be a number: a NaN key would corrupt the ordered queue.
+  if (!std::isfinite(st.estimate_s) || st.estimate_s < 0) st.estimate_s = o_.estimator.cold_start_s;
   st.sharescore = Sharescore(st.profile.avg_pair_speed);
   st.priority = st.estimate_s * job.gpus;
   st.stage = Stage::kMainQueue;

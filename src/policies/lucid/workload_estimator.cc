@@ -55,6 +55,9 @@ int WorkloadEstimator::Grow(std::vector<size_t>& idx, size_t lo, size_t hi, int 
   auto mid = std::partition(idx.begin() + static_cast<long>(lo), idx.begin() + static_cast<long>(hi),
                             [&](size_t r) { return rows_[r][best_feature] < best_threshold; });
   size_t m = static_cast<size_t>(mid - idx.begin());
+  // Two adjacent doubles can have a midpoint equal to one of them: then the
+  // split separates nothing, and this node stays a leaf.
+  if (m == lo || m == hi) return id;
   int left = Grow(idx, lo, m, depth + 1);
   int right = Grow(idx, m, hi, depth + 1);
   tree_[id].feature = best_feature;
