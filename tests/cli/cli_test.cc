@@ -386,6 +386,17 @@ TEST_F(CliTest, LucidComparesBothPoliciesAndNamesBadConfigFields) {
   std::ofstream(dir_ / "window.json") << R"({"trace": {"synth": "seren", "from": "2017-13-01"}})";
   EXPECT_EQ(Exec("lucid --config " + (dir_ / "window.json").string()).code, 2);
   EXPECT_EQ(Exec("lucid").code, 2);  // no trace
+  // Regression: the LLM variant's reserved GPU made whole-cluster jobs
+  // impossible, and they silently left its averages. The cluster is sized so
+  // every run replays the same jobs.
+  std::ofstream(dir_ / "llm.json") << R"({"variants": [{"label": "llm", "advisor_latency_s": 9}]})";
+  CmdResult llm = Exec("lucid --config " + (dir_ / "llm.json").string() +
+                       " --synth seren --jobs 300 --nodes 4 --load 0.9 --max-gpus 32 --json --progress off");
+  ASSERT_EQ(llm.code, 0) << llm.err;
+  auto k = nlohmann::json::parse(llm.out);
+  EXPECT_EQ(k["runs"][0]["jobs"], 300);
+  EXPECT_EQ(k["runs"][1]["jobs"], 300);
+  EXPECT_NE(k["setting"].get<std::string>().find("5 nodes"), std::string::npos) << k["setting"];
 }
 
 }  // namespace
