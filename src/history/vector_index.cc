@@ -19,7 +19,8 @@ class HnswGraph {
 namespace {
 
 // Eight independent partial sums: the compiler vectorises this without
-// reassociating (no -ffast-math), about 4x faster than one running sum.
+// reassociating (no -ffast-math): 7x faster than one running sum over
+// 20,000 fingerprints (bench/bench_vector_scan.cc).
 float Dot(const float* a, const float* b, size_t n) {
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   size_t d = 0;
