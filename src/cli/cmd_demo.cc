@@ -41,7 +41,7 @@ void RunLucidDemo(const DemoArgs& a) {
   std::printf("%s", FormatLucidTable(*r).c_str());
   std::ofstream(a.out_dir + "/lucid_summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
   std::printf("wrote %s/lucid_summary.json; more: schedmate lucid --help, configs/lucid/*.json.\n"
-              "The ratio depends on the setting (0.84x to 1.43x in our runs); docs/lucid.md shows where the\n"
+              "The ratio depends on the setting (0.84x to 1.33x in our runs); docs/lucid.md shows where the\n"
               "differences come from (profiler fast lane, head-of-line blocking behind wide jobs, harmless packs).\n\n",
               a.out_dir.c_str());
 }

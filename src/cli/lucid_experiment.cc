@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "core/str_format.h"
 #include "core/time_format.h"
+#include "cli/world_trace.h"
 #include "history/sqlite_store.h"
 #include "integrations/world_workload_model.h"
 #include "sim/metrics.h"
@@ -105,15 +106,9 @@ Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
     std::erase_if(t.jobs, [&](const JobSpec& j) { return t.epoch_s + j.submit_s < lo || t.epoch_s + j.submit_s >= hi; });
   }
   std::erase_if(t.jobs, [](const JobSpec& j) { return j.duration_s < 0 || j.gpus < 1; });
-  if (c.max_jobs > 0 && static_cast<int64_t>(t.jobs.size()) > c.max_jobs) {  // exactly max_jobs, seeded
-    Rng rng(c.seed ^ 0x241);
-    std::vector<size_t> idx(t.jobs.size());
-    for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    for (size_t i = 0; i < static_cast<size_t>(c.max_jobs); ++i) std::swap(idx[i], idx[i + rng.Below(idx.size() - i)]);
-    idx.resize(static_cast<size_t>(c.max_jobs));
-    std::sort(idx.begin(), idx.end());
+  if (c.max_jobs > 0) {  // exactly max_jobs, seeded, in submit order
     std::vector<JobSpec> kept;
-    for (size_t i : idx) kept.push_back(std::move(t.jobs[i]));
+    for (size_t i : SampleJobs(t.jobs.size(), c.max_jobs, c.seed)) kept.push_back(std::move(t.jobs[i]));
     t.jobs = std::move(kept);
   }
   if (t.jobs.empty()) return InvalidArgument("no jobs left after the window and filters");
@@ -282,7 +277,7 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(db, sqo));
     LucidSchedmateOptions so = v.schedmate;
     so.seed = c.seed;
-    LucidSchedmate hooks(trace, world, model, catalog, *store, so);
+    LucidSchedmate hooks(world, model, *store, so);
     LucidOptions lo = c.lucid;
     lo.undo_threshold = v.undo_threshold;
     // An LLM Advisor (modelled latency) holds one GPU of the main cluster, as in the paper.

@@ -27,9 +27,9 @@ double SoloWorkSinceStart(const SimJob& j, int64_t at) {
 
 }  // namespace
 
-LucidSchedmate::LucidSchedmate(const Trace& trace, const WorldMap& world, const WorldWorkloadModel& model,
-                               const WorkloadCatalog& catalog, HistoryStore& store, LucidSchedmateOptions options)
-    : trace_(trace), world_(world), model_(model), catalog_(catalog), store_(store, 1 << 20), o_(options),
+LucidSchedmate::LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
+                               LucidSchedmateOptions options)
+    : world_(world), model_(model), store_(store, 1 << 20), o_(options),
       index_([&] {
         VectorIndexOptions vo;
         vo.dimension = kFingerprintDimension;

@@ -62,9 +62,9 @@ struct LucidSchedmateStats {
 
 class LucidSchedmate final : public LucidSemanticHooks {
  public:
-  // `trace`, `world`, `model` and `store` outlive this. `store` should be empty.
-  LucidSchedmate(const Trace& trace, const WorldMap& world, const WorldWorkloadModel& model,
-                 const WorkloadCatalog& catalog, HistoryStore& store, LucidSchedmateOptions options);
+  // `world`, `model` and `store` outlive this. `store` should be empty.
+  LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
+                 LucidSchedmateOptions options);
 
   std::optional<HistoryFacts> AtSubmit(const SimJob& job, int64_t now, int64_t* latency_s) override;
   std::optional<int64_t> PackCheckAfter(const SimJob& host, const SimJob& guest) override;
@@ -79,10 +79,8 @@ class LucidSchedmate final : public LucidSemanticHooks {
   const MappedJob& Mapped(const SimJob& j) const { return world_.jobs[static_cast<size_t>(j.index.value)]; }
   bool Draw(const SimJob& j, uint64_t salt, double p) const;
 
-  const Trace& trace_;
   const WorldMap& world_;
   const WorldWorkloadModel& model_;
-  const WorkloadCatalog& catalog_;
   CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
   VectorIndex index_;

@@ -66,7 +66,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
   ASSERT_EQ(world_.jobs[0].project, world_.jobs[1].project);
   ASSERT_NE(world_.jobs[0].repo_key, world_.jobs[1].repo_key);  // renamed copy
   WorldWorkloadModel model(world_, catalog_);
-  LucidSchedmate hooks(trace_, world_, model, catalog_, *store_, {});
+  LucidSchedmate hooks(world_, model, *store_, {});
   int64_t latency = -1;
   EXPECT_FALSE(hooks.AtSubmit(jobs_[0], 0, &latency).has_value());  // empty history
   EXPECT_EQ(latency, 0);
@@ -80,7 +80,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
   LucidSchedmateOptions off;
   off.hit_rate_scale = 0;
   off.advisor_latency_s = 9;
-  LucidSchedmate weak(trace_, world_, model, catalog_, *store_, off);
+  LucidSchedmate weak(world_, model, *store_, off);
   weak.AtEnd(jobs_[0], 3000);
   EXPECT_FALSE(weak.AtSubmit(jobs_[1], 10000, &latency).has_value());
   EXPECT_EQ(latency, 9);
@@ -89,7 +89,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
 
 TEST_F(LucidSchedmateTest, TrackerReadsTheHostSlowdownFromItsLog) {
   WorldWorkloadModel model(world_, catalog_);
-  LucidSchedmate hooks(trace_, world_, model, catalog_, *store_, {});
+  LucidSchedmate hooks(world_, model, *store_, {});
   SimJob& host = jobs_[0];
   host.phase = JobPhase::kRunning;
   host.last_start_s = 0;
@@ -103,12 +103,12 @@ TEST_F(LucidSchedmateTest, TrackerReadsTheHostSlowdownFromItsLog) {
   EXPECT_NEAR(*ratio, 0.4, 0.4 * 0.05);
   LucidSchedmateOptions blind;
   blind.detection_rate = 0;
-  LucidSchedmate none(trace_, world_, model, catalog_, *store_, blind);
+  LucidSchedmate none(world_, model, *store_, blind);
   none.PackCheckAfter(host, jobs_[1]);
   EXPECT_FALSE(none.PackSlowdown(host, jobs_[1], 1000, 1000 + *after).has_value());
   LucidSchedmateOptions no_tracker;
   no_tracker.use_tracker = false;
-  LucidSchedmate off(trace_, world_, model, catalog_, *store_, no_tracker);
+  LucidSchedmate off(world_, model, *store_, no_tracker);
   EXPECT_FALSE(off.PackCheckAfter(host, jobs_[1]).has_value());
 }
 

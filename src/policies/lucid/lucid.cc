@@ -49,9 +49,8 @@ void LucidPolicy::OnArrival(JobIndex job, const SimState& s) {
     }
     if (latency > 0) {
       st.stage = Stage::kAdvice;
-      st.ready_at = s.Now() + latency;
       stats_.advice_wait_s += latency;
-      advice_.emplace_back(st.ready_at, job.value);
+      advice_.emplace_back(s.Now() + latency, job.value);
       return;
     }
   }

@@ -89,7 +89,7 @@ class LucidPolicy final : public Policy {
     int sharescore = 0;
     double estimate_s = 0, priority = 0;
     bool from_history = false, no_pack = false;
-    int64_t ready_at = 0, profile_start = -1;
+    int64_t profile_start = -1;
     int64_t start_seq = -1;  // position in run order (main cluster)
     int32_t partner = -1;
   };
