@@ -12,13 +12,18 @@
 #include "advisor/metadata_extractor.h"
 #include "advisor/python_source.h"
 #include "core/json.h"
+#include "advisor/entry_points.h"
+#include "advisor/field_keys.h"
+#include "advisor/shell_script.h"
 #include "history/record.h"
 #include "repo/snapshot.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   auto spec = schedmate::ParseLaunchCommand(text);
-  schedmate::FindLaunchInShellScript(text);
+  schedmate::FindShellLaunch(text, {{"a", "b"}, {}});
+  schedmate::ParseConsoleScripts(text);
+  schedmate::ClassifyKey(text);
   for (const char* path : {"c.yaml", "c.json", "c.toml"}) schedmate::ParseConfig(text, path);
   schedmate::PythonFacts py = schedmate::ParsePython(text);
   (void)py;

@@ -1,5 +1,6 @@
 #include "advisor/launch_command.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace schedmate {
@@ -40,7 +41,10 @@ bool TakesValue(std::string_view launcher, std::string_view opt) {
       "--mixed_precision", "--mixed-precision", "--machine_rank", "--main_process_ip", "--main_process_port",
       "--gpu_ids", "-n", "-N", "-np", "--ntasks", "--ntasks-per-node", "--gres", "--gpus", "--gpus-per-node",
       "-p", "--partition", "-t", "--time", "--cpus-per-task", "-c", "--mem", "--job-name", "-J", "-o", "-e",
-      "--log_dir", "--log-dir", "--role", "--standalone_port", "--deepspeed_config"};
+      "--log_dir", "--log-dir", "--role", "--standalone_port", "--deepspeed_config", "-H", "--hosts",
+      "--gpus-per-task", "--nodes", "--account", "-A", "--qos", "--output", "--error", "--ntasks-per-gpu",
+      "-x", "--bind-to", "--map-by", "--mca", "--npernode", "-npernode", "--gpu_ids", "--gpu-ids",
+      "--dynamo_backend", "--num_cpu_threads_per_process", "--module", "--ssh_port", "--master_port"};
   (void)launcher;
   for (auto v : kValued)
     if (opt == v) return true;
@@ -51,12 +55,26 @@ void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   auto n = ToInt(value);
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
        key == "--num_processes" || key == "--num-processes" || key == "-np" || key == "-n" ||
-       key == "--ntasks-per-node" || key == "--gpus-per-node") && n)
+       key == "--ntasks-per-node" || key == "--gpus-per-node" || key == "--npernode" || key == "-npernode") && n)
     s->nproc_per_node = *n;
   if ((key == "--nnodes" || key == "--num_nodes" || key == "--num-nodes" || key == "--num_machines" ||
-       key == "--num-machines" || key == "-N") && n)
+       key == "--num-machines" || key == "-N" || key == "--nodes") && n)
     s->nnodes = *n;
-  if (key == "--config_file" || key == "--config-file") s->config_file = std::string(value);
+  if (key == "--config_file" || key == "--config-file" || key == "--deepspeed_config") s->launcher_config = std::string(value);
+  if (key == "--mixed_precision" || key == "--mixed-precision") s->launcher_precision = std::string(value);
+  if ((key == "--gpus" || key == "--num_gpus" || key == "--num-gpus" || key == "-G") && !n) {
+    // --gpus 8 handled above; srun --gpus=a100:8
+    size_t colon = value.rfind(':');
+    if (colon != std::string_view::npos)
+      if (auto k = ToInt(value.substr(colon + 1))) s->nproc_per_node = *k;
+  } else if (key == "--gpus" && n) {
+    s->nproc_per_node = *n;
+  }
+  if (key == "--include" || key == "--gpu_ids" || key == "--gpu-ids") {
+    // deepspeed --include localhost:0,1,2,3 ; accelerate --gpu_ids 0,1
+    std::string_view v = value.substr(value.rfind(':') == std::string_view::npos ? 0 : value.rfind(':') + 1);
+    if (!v.empty() && v != "all") s->nproc_per_node = 1 + static_cast<int>(std::count(v.begin(), v.end(), ','));
+  }
 }
 
 bool LooksNegativeNumber(std::string_view w) {
@@ -79,23 +97,59 @@ void ParseArgs(LaunchSpec* s) {
       for (char& c : key)
         if (c == '-') c = '_';
       if (key == "config" || key == "config_file" || key == "cfg" || key == "c" || key == "config_path" ||
-          key == "config_name")
-        if (s->config_file.empty()) s->config_file = value;
+          key == "cfg_file" || key == "configs" || key == "config_yaml" || key == "opt" || key == "f" ||
+          key == "exp_file" || key == "base" || key == "gin_file" || key == "hparams" || key == "hyp")
+        if (s->config_file.empty() && value != "true") s->config_file = value;
       s->overrides.emplace_back(key, value);
+      // --base a.yaml b.yaml / --opts k v k v: later bare words belong to the option
+      if (key == "base" || key == "configs" || key == "gin_file") {
+        while (i + 1 < a.size() && !a[i + 1].empty() && a[i + 1][0] != '-' && a[i + 1].find('=') == std::string::npos)
+          s->positional.push_back(a[++i]);
+      } else if (key == "opts" || key == "cfg_options" || key == "cfg-options" || key == "o" || key == "options") {
+        if (value.find('=') == std::string::npos && i + 1 < a.size() && a[i + 1][0] != '-') {
+          // detectron2: --opts KEY VALUE KEY VALUE (value was the first key)
+          s->overrides.pop_back();
+          std::string k = value;
+          while (i + 1 < a.size() && !a[i + 1].empty() && a[i + 1][0] != '-') {
+            std::string v = a[++i];
+            if (k.empty()) k = v;
+            else {
+              s->overrides.emplace_back(k, v);
+              k.clear();
+            }
+          }
+        } else if (value.find('=') != std::string::npos) {
+          s->overrides.pop_back();
+          size_t e = value.find('=');
+          s->overrides.emplace_back(value.substr(0, e), value.substr(e + 1));
+          while (i + 1 < a.size() && !a[i + 1].empty() && a[i + 1][0] != '-' && a[i + 1].find('=') != std::string::npos) {
+            std::string kv = a[++i];
+            size_t e2 = kv.find('=');
+            s->overrides.emplace_back(kv.substr(0, e2), kv.substr(e2 + 1));
+          }
+        }
+      }
     } else if (size_t eq = w.find('='); eq != std::string_view::npos && eq > 0) {
       std::string_view key = w.substr(0, eq);
       while (!key.empty() && (key[0] == '+' || key[0] == '~')) key.remove_prefix(1);
       s->overrides.emplace_back(std::string(key), std::string(w.substr(eq + 1)));
+    } else {
+      s->positional.emplace_back(w);
     }
   }
 }
 
-Result<LaunchSpec> ParseOne(const std::vector<std::string>& words) {
+Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::vector<std::string>& console) {
   LaunchSpec s;
   size_t i = 0;
   while (i < words.size() && IsEnvAssignment(words[i])) {
     size_t eq = words[i].find('=');
     s.env.emplace_back(words[i].substr(0, eq), words[i].substr(eq + 1));
+    if (s.env.back().first == "CUDA_VISIBLE_DEVICES") {
+      const std::string& v = s.env.back().second;
+      if (!v.empty() && v.find('$') == std::string::npos)
+        s.visible_devices = 1 + static_cast<int>(std::count(v.begin(), v.end(), ','));
+    }
     ++i;
   }
   // Wrappers that run a command: env, nohup, time, srun/mpirun with their options.
@@ -106,7 +160,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words) {
       while (i < words.size() && (IsEnvAssignment(words[i]) || words[i][0] == '-')) ++i;
       continue;
     }
-    if (w == "srun" || w == "mpirun" || w == "mpiexec") {
+    if (w == "srun" || w == "mpirun" || w == "mpiexec" || w == "horovodrun") {
       s.launcher = std::string(w);
       ++i;
       while (i < words.size() && words[i][0] == '-') {
@@ -184,6 +238,11 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words) {
     s.entry = words[j];
     if (s.entry.rfind("./", 0) == 0) s.entry = s.entry.substr(2);
     s.args.assign(words.begin() + static_cast<long>(j + 1), words.end());
+  } else if (std::find(console.begin(), console.end(), std::string(head)) != console.end()) {
+    if (s.launcher.empty()) s.launcher = "console";
+    s.entry_kind = LaunchSpec::Entry::kConsole;
+    s.entry = std::string(head);
+    s.args.assign(words.begin() + static_cast<long>(i + 1), words.end());
   } else {
     return InvalidArgument("'" + std::string(head) + "' does not launch Python");
   }
@@ -251,15 +310,24 @@ Result<std::vector<std::string>> ShellSplit(std::string_view cmd) {
   return words;
 }
 
-Result<LaunchSpec> ParseLaunchCommand(std::string_view command) {
+Result<LaunchSpec> ParseLaunchCommand(std::string_view command, const std::vector<std::string>& console) {
   ASSIGN_OR_RETURN(std::vector<std::string> words, ShellSplit(command));
   std::vector<std::string> part;
   Status last = InvalidArgument("empty command");
+  std::string chdir;
   auto flush = [&]() -> std::optional<LaunchSpec> {
     if (part.empty()) return std::nullopt;
-    auto r = ParseOne(part);
+    if (part[0] == "cd" && part.size() >= 2) {
+      chdir = part[1][0] == '/' ? "" : (chdir.empty() ? part[1] : chdir + "/" + part[1]);
+      part.clear();
+      return std::nullopt;
+    }
+    auto r = ParseOne(part, console);
     part.clear();
-    if (r.ok()) return std::move(*r);
+    if (r.ok()) {
+      r->chdir = chdir;
+      return std::move(*r);
+    }
     last = r.status();
     return std::nullopt;
   };
@@ -272,32 +340,6 @@ Result<LaunchSpec> ParseLaunchCommand(std::string_view command) {
   }
   if (auto s = flush()) return std::move(*s);
   return last;
-}
-
-std::optional<std::string> FindLaunchInShellScript(std::string_view script) {
-  std::string logical;
-  std::vector<std::string> lines;
-  size_t pos = 0;
-  while (pos <= script.size()) {
-    size_t nl = script.find('\n', pos);
-    std::string_view line = script.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    if (!line.empty() && line.back() == '\\') {
-      logical += std::string(line.substr(0, line.size() - 1)) + " ";
-    } else {
-      logical += std::string(line);
-      lines.push_back(std::move(logical));
-      logical.clear();
-    }
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  for (const auto& l : lines) {
-    size_t first = l.find_first_not_of(" \t");
-    if (first == std::string::npos || l[first] == '#') continue;
-    auto spec = ParseLaunchCommand(l);
-    if (spec.ok() && spec->entry_kind != LaunchSpec::Entry::kShell) return l.substr(first);
-  }
-  return std::nullopt;
 }
 
 }  // namespace schedmate

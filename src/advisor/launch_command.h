@@ -18,15 +18,22 @@
 namespace schedmate {
 
 struct LaunchSpec {
-  enum class Entry { kScript, kModule, kShell, kUnknown };
-  std::string launcher;  // python, torchrun, deepspeed, accelerate, srun, mpirun, bash
+  // kConsole: a console-script entry point of the repository (`fairseq-train`,
+  // `yolo train`), resolved by the extractor through setup.py/pyproject.toml.
+  enum class Entry { kScript, kModule, kShell, kConsole, kUnknown };
+  std::string launcher;  // python, torchrun, deepspeed, accelerate, srun, mpirun, horovodrun, bash, console
   Entry entry_kind = Entry::kUnknown;
-  std::string entry;     // "train.py", "pkg.train" or "run.sh"
+  std::string entry;     // "train.py", "pkg.train", "run.sh" or "fairseq-train"
   std::vector<std::string> args;  // after the entry point
   std::vector<std::pair<std::string, std::string>> overrides;  // key (no dashes) → value ("true" for flags)
+  std::vector<std::string> positional;  // arguments that are neither options nor their values nor k=v
   std::optional<int> nproc_per_node, nnodes;
+  std::optional<int> visible_devices;  // how many CUDA_VISIBLE_DEVICES lists
   std::vector<std::pair<std::string, std::string>> env;  // VAR=x prefixes
-  std::string config_file;  // --config / --config_file / --cfg / -c value, or accelerate's
+  std::string config_file;      // the script's --config / --config_file / --cfg / -c value
+  std::string launcher_config;  // accelerate's --config_file, deepspeed's --deepspeed_config
+  std::string launcher_precision;  // accelerate --mixed_precision
+  std::string chdir;  // `cd DIR &&` before the launch
   const std::string* Override(std::string_view key) const;
 };
 
@@ -35,10 +42,10 @@ Result<std::vector<std::string>> ShellSplit(std::string_view command);
 
 // The first Python launch in `command` (a chain's later commands are tried
 // when the first is not one). InvalidArgument when nothing launches Python.
-Result<LaunchSpec> ParseLaunchCommand(std::string_view command);
-
-// The Python launch line inside a shell wrapper script (run.sh), if any.
-std::optional<std::string> FindLaunchInShellScript(std::string_view script);
+// `console_scripts`: names the repository defines as console entry points;
+// a chain part headed by one of them is a launch too.
+Result<LaunchSpec> ParseLaunchCommand(std::string_view command,
+                                      const std::vector<std::string>& console_scripts = {});
 
 }  // namespace schedmate
 

@@ -2,27 +2,33 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <set>
 
 #include "advisor/config_files.h"
+#include "advisor/entry_points.h"
+#include "advisor/field_keys.h"
 #include "advisor/launch_command.h"
+#include "advisor/model_type.h"
 #include "advisor/python_source.h"
+#include "advisor/shell_script.h"
 #include "repo/tools.h"
 
 namespace schedmate {
 namespace {
 
 // Precedence of a value's origin: later stages override earlier ones.
-enum Precedence { kImported = 0, kEntryDefault = 1, kConfig = 2, kCommand = 3 };
+enum Precedence { kLibrary = 0, kImported = 1, kEntryDefault = 2, kConfig = 3, kCommand = 5 };
 
 struct Candidate {
-  std::string value;
-  std::string file;
+  std::string value, file, key;
   int line = 0;
   int precedence = -1;
+  int specificity = 0;
+  int order = 0;
 };
 
 std::string Lower(std::string s) {
@@ -35,68 +41,65 @@ std::string LastSegment(const std::string& k) {
   return dot == std::string::npos ? k : k.substr(dot + 1);
 }
 
-// The schema field a config/argument key feeds, or "".
-std::string FieldForKey(std::string key) {
+bool EndsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A key as every source spells it: lower case, '-' → '_', no leading dashes,
+// and without the namespace objects code stores arguments in.
+std::string NormalKey(std::string key) {
+  while (!key.empty() && (key[0] == '-' || key[0] == '+' || key[0] == '~')) key.erase(0, 1);
   key = Lower(key);
   for (char& c : key)
     if (c == '-') c = '_';
-  std::string last = LastSegment(key);
-  std::string parent;
-  if (size_t dot = key.rfind('.'); dot != std::string::npos) parent = LastSegment(key.substr(0, dot));
-  if (last == "name" || last == "path" || last == "id" || last == "name_or_path" || last == "type") {
-    if (parent == "model" || parent == "network" || parent == "arch" || parent == "backbone") return "model_name";
-    if (parent == "data" || parent == "dataset" || parent == "datasets") return "dataset";
-  }
-  static const std::map<std::string, std::string> kFields = {
-      {"batch_size", "batch_size"}, {"per_device_train_batch_size", "batch_size"}, {"train_batch_size", "batch_size"},
-      {"micro_batch_size", "batch_size"}, {"train_micro_batch_size_per_gpu", "batch_size"},
-      {"global_batch_size", "batch_size"}, {"bs", "batch_size"}, {"batch", "batch_size"},
-      {"max_steps", "steps"}, {"train_iters", "steps"}, {"num_train_steps", "steps"}, {"total_steps", "steps"},
-      {"max_iters", "steps"}, {"iterations", "steps"}, {"num_steps", "steps"}, {"training_steps", "steps"},
-      {"max_iter", "steps"}, {"steps", "steps"},
-      {"num_train_epochs", "epochs"}, {"epochs", "epochs"}, {"max_epochs", "epochs"}, {"n_epochs", "epochs"},
-      {"num_epochs", "epochs"}, {"epoch", "epochs"},
-      {"lr", "learning_rate"}, {"learning_rate", "learning_rate"}, {"base_lr", "learning_rate"},
-      {"max_lr", "learning_rate"},
-      {"model", "model_name"}, {"model_name", "model_name"}, {"model_name_or_path", "model_name"},
-      {"pretrained_model_name_or_path", "model_name"}, {"arch", "model_name"}, {"architecture", "model_name"},
-      {"backbone", "model_name"}, {"network", "model_name"}, {"model_type", "model_name"},
-      {"dataset", "dataset"}, {"dataset_name", "dataset"}, {"data", "dataset"}, {"data_path", "dataset"},
-      {"train_data", "dataset"}, {"dataset_path", "dataset"}, {"data_dir", "dataset"}, {"train_file", "dataset"},
-      {"d_model", "d_model"}, {"hidden_size", "d_model"}, {"n_embd", "d_model"}, {"embed_dim", "d_model"},
-      {"hidden_dim", "d_model"}, {"dim", "d_model"},
-      {"n_layer", "num_layers"}, {"num_layers", "num_layers"}, {"num_hidden_layers", "num_layers"},
-      {"n_layers", "num_layers"}, {"depth", "num_layers"},
-      {"seq_len", "seq_len"}, {"seq_length", "seq_len"}, {"max_seq_length", "seq_len"}, {"block_size", "seq_len"},
-      {"max_length", "seq_len"}, {"context_length", "seq_len"}, {"max_seq_len", "seq_len"},
-      {"num_workers", "num_workers"}, {"workers", "num_workers"}, {"dataloader_num_workers", "num_workers"},
-      {"precision", "precision"}, {"mixed_precision", "precision"}, {"dtype", "precision"},
-      {"fp16", "fp16"}, {"bf16", "bf16"},
-      {"devices", "devices"}, {"gpus", "devices"}, {"num_gpus", "devices"}, {"n_gpu", "devices"},
-      {"num_nodes", "num_nodes"}, {"nnodes", "num_nodes"}};
-  auto it = kFields.find(last);
-  return it == kFields.end() ? "" : it->second;
+  for (const char* p : {"self.", "args.", "opt.", "opts.", "hparams.", "flags.", "cfg.", "config.", "_c.", "c."})
+    if (key.rfind(p, 0) == 0 && key.size() > std::string(p).size()) {
+      key = key.substr(std::string(p).size());
+      break;
+    }
+  return key;
 }
 
-bool IsTrue(const std::string& v) {
+// Values that fix nothing: unset markers, shell and OmegaConf references
+// that could not be resolved, placeholders.
+bool IsUnset(const std::string& v) {
   std::string l = Lower(v);
-  return l == "true" || l == "1" || l == "yes";
+  return l.empty() || l == "none" || l == "null" || l == "~" || l == "???" || l == "missing" || l == "auto" ||
+         l == "''" || l == "\"\"" || l.find("$(") != std::string::npos || l.rfind("${", 0) == 0 ||
+         l.rfind("$", 0) == 0 || l.find("{{") != std::string::npos || l == "[]" || l == "{}";
 }
 
 struct State {
   const RepoSnapshot& snap;
   const ExtractOptions& opt;
-  std::set<std::string> files;     // what file_tree lists
-  std::vector<std::string> read;   // files read, in order
-  std::map<std::string, Candidate> fields;
+  std::set<std::string> files;      // what file_tree lists
+  std::vector<std::string> read;    // files read, in order
+  std::map<std::string, std::map<std::string, Candidate>> fields;  // field → key → value
+  std::map<std::string, Candidate> values;                          // every key → value (interpolation)
   std::map<std::string, PyValue> constants;  // module-level NAME → literal
   std::set<std::string> imports;             // top-level package names seen
-  std::vector<std::string> callees;          // call names seen (for model type)
+  std::vector<std::string> callees;          // call names seen (model type, framework)
+  std::set<std::string> entry_callees;       // calls in the entry file and its closest imports
+  std::vector<std::string> config_paths;     // config files read
+  std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
+  std::string cwd;                           // where the command runs
+  int order = 0;
+  bool data_parallel = false;
 
-  void Set(const std::string& field, const std::string& value, const std::string& file, int line, int prec) {
-    if (field.empty() || value.empty()) return;
-    Candidate& c = fields[field];
-    if (prec >= c.precedence) c = {value, file, line, prec};
+  void SetField(const std::string& field, const std::string& key, const std::string& value, const std::string& file,
+                int line, int prec, int specificity) {
+    if (field.empty() || IsUnset(value) || value.size() > 512) return;
+    Candidate& c = fields[field][key];
+    if (prec >= c.precedence) c = {value, file, key, line, prec, specificity, ++order};
+  }
+
+  void Set(const std::string& raw_key, const std::string& value, const std::string& file, int line, int prec) {
+    std::string key = NormalKey(raw_key);
+    if (key.empty()) return;
+    Candidate& v = values[key];
+    if (prec >= v.precedence) v = {value, file, key, line, prec, 0, ++order};
+    KeyField kf = ClassifyKey(key);
+    SetField(kf.field, key, value, file, line, prec, kf.specificity);
   }
 
   std::optional<std::string> Read(const std::string& path) {
@@ -107,7 +110,7 @@ struct State {
     return r->text;
   }
 
-  // A literal, or a module constant it names ("BATCH_SIZE", "cfg.lr" → "lr").
+  // A literal, or a module constant it names ("BATCH_SIZE").
   std::optional<std::string> Literal(const PyValue& v) const {
     switch (v.kind) {
       case PyValue::Kind::kString:
@@ -117,8 +120,19 @@ struct State {
         return v.text;
       case PyValue::Kind::kName: {
         auto it = constants.find(v.text);
-        if (it != constants.end() && it->second.kind != PyValue::Kind::kName) return it->second.text;
+        if (it != constants.end() && it->second.kind != PyValue::Kind::kName &&
+            it->second.kind != PyValue::Kind::kList)
+          return it->second.text;
         return std::nullopt;
+      }
+      case PyValue::Kind::kList: {
+        // A list of scalars, joined as a config list is ("0,1,2,3").
+        std::string out;
+        for (const auto& x : v.items) {
+          if (x.kind != PyValue::Kind::kInt && x.kind != PyValue::Kind::kString) return std::nullopt;
+          out += (out.empty() ? "" : ",") + x.text;
+        }
+        return out.empty() ? std::nullopt : std::optional<std::string>("[" + out + "]");
       }
       default:
         return std::nullopt;
@@ -132,7 +146,7 @@ std::string DirOf(const std::string& path) {
 }
 
 std::string JoinPath(const std::string& dir, const std::string& rel) {
-  std::string p = dir.empty() ? rel : dir + "/" + rel;
+  std::string p = dir.empty() || (!rel.empty() && rel[0] == '/') ? rel : dir + "/" + rel;
   // Normalise "a/./b" and "a/x/../b" within the snapshot (never above it).
   std::vector<std::string> parts;
   size_t start = 0;
@@ -141,7 +155,7 @@ std::string JoinPath(const std::string& dir, const std::string& rel) {
     std::string part = p.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     if (part == "..") {
       if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
+    } else if (!part.empty() && part != "." && part != "~") {
       parts.push_back(part);
     }
     if (slash == std::string::npos) break;
@@ -152,8 +166,51 @@ std::string JoinPath(const std::string& dir, const std::string& rel) {
   return out;
 }
 
+bool IsConfigLike(const std::string& p) {
+  return EndsWith(p, ".yaml") || EndsWith(p, ".yml") || EndsWith(p, ".json") || EndsWith(p, ".toml") ||
+         EndsWith(p, ".gin") || EndsWith(p, ".py");
+}
+
+// A path the run names, found in the snapshot: relative to where the command
+// runs, to the root, or to `near`; with a config extension added when it has
+// none; or, for a registry name like "llama3/8B_lora", the one file whose
+// path ends with it.
+std::optional<std::string> ResolvePath(const State& st, const std::string& value, const std::string& near,
+                                       bool configs_only) {
+  if (value.empty() || value.size() > 400 || IsUnset(value)) return std::nullopt;
+  std::string v = value;
+  if (v.rfind("file://", 0) == 0) v = v.substr(7);
+  std::vector<std::string> bases = {st.cwd, "", near};
+  std::vector<std::string> exts = {""};
+  if (!IsConfigLike(v)) exts = {"", ".yaml", ".yml", ".py", ".json", ".gin", ".toml"};
+  for (const auto& b : bases)
+    for (const auto& e : exts) {
+      std::string p = JoinPath(b, v + e);
+      if (!p.empty() && st.files.count(p) && (!configs_only || IsConfigLike(p))) return p;
+    }
+  // Registry-style names: a unique file whose path ends with the value.
+  std::string tail = JoinPath("", v);
+  if (tail.empty() || tail.find('/') == std::string::npos) {
+    if (!configs_only) return std::nullopt;
+  }
+  std::optional<std::string> found;
+  for (const auto& e : exts) {
+    std::string suffix = "/" + tail + e;
+    for (const auto& f : st.files) {
+      if (!EndsWith(f, suffix) || (configs_only && !IsConfigLike(f))) continue;
+      if (found && *found != f) {
+        if (f.size() < found->size()) found = f;  // the shortest of several
+        continue;
+      }
+      found = f;
+    }
+    if (found) return found;
+  }
+  return std::nullopt;
+}
+
 // Candidate files for a module imported from `from_file`.
-std::vector<std::string> ModuleFiles(const std::string& module, const std::string& from_file) {
+std::vector<std::string> ModuleFiles(const std::string& module, const std::string& from_file, const std::string& cwd) {
   std::string m = module;
   std::string base;
   if (!m.empty() && m[0] == '.') {
@@ -165,7 +222,7 @@ std::vector<std::string> ModuleFiles(const std::string& module, const std::strin
   std::string rel = m;
   std::replace(rel.begin(), rel.end(), '.', '/');
   std::vector<std::string> out;
-  for (const std::string& root : {base, DirOf(from_file), std::string(), std::string("src")}) {
+  for (const std::string& root : {base, DirOf(from_file), cwd, std::string(), std::string("src")}) {
     if (rel.empty()) {
       out.push_back(JoinPath(root, "__init__.py"));
       continue;
@@ -176,152 +233,213 @@ std::vector<std::string> ModuleFiles(const std::string& module, const std::strin
   return out;
 }
 
-// Reads a config; a Hydra group file's keys live under its group
-// ("model/gpt2.yaml: name" is model.name) unless it is `@package _global_`.
-void ReadConfig(State& st, const std::string& path, int prec, const std::string& group = "", int depth = 0) {
-  if (depth > 3) return;
-  auto text = st.Read(path);
-  if (!text) return;
-  auto cfg = ParseConfig(*text, path);
+// ---- configs ---------------------------------------------------------------
+
+void ReadConfigFile(State& st, const std::string& path, int prec, const std::string& group, int depth);
+
+// Files a config includes, read before it (lower in the merge order).
+const std::set<std::string>& IncludeKeys() {
+  static const std::set<std::string> k = {"_base_", "__base__", "base", "_BASE_", "includes", "include", "inherit",
+                                          "inherits", "parent", "extends", "base_config", "_include_"};
+  return k;
+}
+
+void ReadYaml(State& st, const std::string& path, const std::string& text, int prec, const std::string& group,
+              int depth) {
+  auto cfg = ParseConfig(text, path);
   if (!cfg.ok()) return;
-  bool global = text->find("@package _global_") != std::string::npos;
+  bool global = text.find("@package _global_") != std::string::npos;
   std::string prefix = group.empty() || global ? "" : group + ".";
-  for (const auto& e : cfg->entries) {
-    if (e.key.rfind("defaults.", 0) == 0) continue;  // the defaults list itself
-    st.Set(FieldForKey(prefix + e.key), e.value, path, e.line, prec);
-  }
-  // Hydra: each default is a file in its group directory.
   std::string dir = DirOf(path);
+  for (const auto& e : cfg->entries) {
+    std::string top = e.key.substr(0, e.key.find('.'));
+    if (!IncludeKeys().count(top)) continue;
+    std::string list = e.value;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t comma = list.find(',', start);
+      std::string one = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (auto p = ResolvePath(st, one, dir, true); p && *p != path) ReadConfigFile(st, *p, prec, group, depth + 1);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  // Hydra: each default is a file in its group directory (or beside this one).
   for (const auto& [g, option] : cfg->defaults) {
-    std::string p = JoinPath(dir, g + "/" + option + ".yaml");
-    if (st.files.count(p)) ReadConfig(st, p, prec, g, depth + 1);
+    if (option == "_self_" || IsUnset(option)) continue;
+    std::string p = JoinPath(dir, g.empty() ? option + ".yaml" : g + "/" + option + ".yaml");
+    if (st.files.count(p)) ReadConfigFile(st, p, prec, g.empty() ? group : g, depth + 1);
+  }
+  for (const auto& e : cfg->entries) {
+    if (e.key.rfind("defaults.", 0) == 0 || e.key == "defaults") continue;
+    if (IncludeKeys().count(e.key.substr(0, e.key.find('.')))) continue;
+    st.Set(prefix + e.key, e.value, path, e.line, prec);
   }
 }
 
-void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec) {
+// Python files used as configs: mmengine-style `_base_` lists, YOLOX `Exp`
+// classes (`self.max_epoch = 300`), ml_collections `config.x = …`.
+void ReadPythonConfig(State& st, const std::string& path, const std::string& text, int prec, int depth) {
+  PythonFacts py = ParsePython(text);
+  std::string dir = DirOf(path);
+  for (const auto& a : py.assigns) {
+    if (a.target != "_base_" || !a.scope.empty()) continue;
+    std::vector<PyValue> bases = a.value.kind == PyValue::Kind::kList ? a.value.items : std::vector<PyValue>{a.value};
+    for (const auto& b : bases)
+      if (b.kind == PyValue::Kind::kString)
+        if (auto p = ResolvePath(st, b.text, dir, true)) ReadConfigFile(st, *p, prec, "", depth + 1);
+  }
+  // A config class's own base (YOLOX: `from yolox.exp import Exp as MyExp`) is read first.
+  if (depth < 4)
+    for (const auto& imp : py.imports)
+      for (const auto& f : ModuleFiles(imp.module, path, st.cwd))
+        if (st.files.count(f) && f != path && std::find(st.read.begin(), st.read.end(), f) == st.read.end()) {
+          if (auto t = st.Read(f)) ReadPythonConfig(st, f, *t, prec, depth + 1);
+          break;
+        }
+  for (const auto& a : py.assigns) {
+    if (a.target == "_base_" || a.origin == PyAssign::Origin::kParam) continue;
+    if (a.target.find('.') == std::string::npos && a.scope.empty() && a.value.kind != PyValue::Kind::kOther)
+      st.constants[a.target] = a.value;
+    if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
+  }
+  for (const auto& c : py.calls) st.callees.push_back(c.callee);
+  for (const auto& imp : py.imports) st.imports.insert(imp.module.substr(0, imp.module.find('.')));
+}
+
+// gin: `train.num_steps = 1000`, `MACRO = "c4"`, `x = %MACRO`, `include 'a.gin'`.
+void ReadGin(State& st, const std::string& path, const std::string& text, int prec, int depth) {
+  std::map<std::string, std::string> macros;
+  size_t pos = 0;
+  int no = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    ++no;
+    size_t hash = line.find('#');
+    if (hash != std::string::npos) line = line.substr(0, hash);
+    auto trim = [](std::string s) {
+      size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+      return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+    };
+    line = trim(line);
+    auto unquote = [](std::string s) {
+      if (s.size() >= 2 && (s[0] == '\'' || s[0] == '"') && s.back() == s[0]) return s.substr(1, s.size() - 2);
+      return s;
+    };
+    if (line.rfind("include ", 0) == 0) {
+      if (auto p = ResolvePath(st, unquote(trim(line.substr(8))), DirOf(path), true))
+        ReadConfigFile(st, *p, prec, "", depth + 1);
+      continue;
+    }
+    size_t eq = line.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string key = trim(line.substr(0, eq)), value = unquote(trim(line.substr(eq + 1)));
+    if (size_t slash = key.rfind('/'); slash != std::string::npos) key = key.substr(slash + 1);
+    if (!value.empty() && value[0] == '%') {
+      auto it = macros.find(value.substr(1));
+      if (it == macros.end()) continue;
+      value = it->second;
+    }
+    if (key.find('.') == std::string::npos) macros[key] = value;
+    st.Set(key, value, path, no, prec);
+  }
+}
+
+void ReadConfigFile(State& st, const std::string& path, int prec, const std::string& group, int depth) {
+  if (depth > 8 || std::find(st.config_paths.begin(), st.config_paths.end(), path) != st.config_paths.end()) return;
+  auto text = st.Read(path);
+  if (!text) return;
+  st.config_paths.push_back(path);
+  if (EndsWith(path, ".py")) ReadPythonConfig(st, path, *text, prec, depth);
+  else if (EndsWith(path, ".gin")) ReadGin(st, path, *text, prec, depth);
+  else ReadYaml(st, path, *text, prec, group, depth);
+}
+
+// ---- Python sources --------------------------------------------------------
+
+void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   for (const auto& imp : py.imports) {
     std::string top = imp.module.substr(0, imp.module.find('.'));
     if (!top.empty()) st.imports.insert(top);
   }
   for (const auto& a : py.assigns) {
-    if (a.target.find('.') == std::string::npos && a.value.kind != PyValue::Kind::kOther)
+    if (a.origin == PyAssign::Origin::kParam) {
+      if (!st.entry_functions.count(a.scope)) continue;
+    } else if (a.target.find('.') == std::string::npos && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
       st.constants[a.target] = a.value;
-    if (auto v = st.Literal(a.value)) st.Set(FieldForKey(a.target), *v, path, a.line, prec);
+    }
+    if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
   }
   for (const auto& c : py.calls) {
     st.callees.push_back(c.callee);
+    if (near_entry) st.entry_callees.insert(c.callee);
     std::string last = LastSegment(c.callee);
-    if ((last == "add_argument" || c.callee == "click.option" || last == "option") && !c.args.empty()) {
+    if ((last == "add_argument" || last == "option" || last == "add") && !c.args.empty()) {
       std::string name;
       for (const auto& a : c.args)
-        if (a.kind == PyValue::Kind::kString && a.text.rfind("--", 0) == 0) name = a.text.substr(2);
+        if (a.kind == PyValue::Kind::kString && a.text.rfind("--", 0) == 0 && name.empty()) name = a.text.substr(2);
+      if (name.empty())
+        for (const auto& a : c.args)
+          if (a.kind == PyValue::Kind::kString && a.text.size() > 1 && a.text[0] != '-') name = a.text;
       if (const PyValue* dest = c.Kwarg("dest"); dest && dest->kind == PyValue::Kind::kString) name = dest->text;
       if (const PyValue* d = c.Kwarg("default"))
-        if (auto v = st.Literal(*d)) st.Set(FieldForKey(name), *v, path, c.line, prec);
+        if (auto v = st.Literal(*d)) st.Set(name, *v, path, c.line, prec);
       continue;
     }
+    if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
+      // absl: flags.DEFINE_integer("train_epochs", 90, "…")
+      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];
+      if (auto v = st.Literal(*d)) st.Set(c.args[0].text, *v, path, c.line, prec);
+      continue;
+    }
+    if ((c.callee == "fire.Fire" || c.callee == "Fire" || c.callee == "typer.run" || c.callee == "CLI" ||
+         c.callee == "jsonargparse.CLI" || c.callee == "tyro.cli") &&
+        !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
+      st.entry_functions.insert(LastSegment(c.args[0].text));
+    if (last == "DataParallel") st.data_parallel = true;
     if (last == "from_pretrained" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {
         // Tokenizers and configs name a model too; a model class wins over them.
-        bool model_class = c.callee.find("Model") != std::string::npos || c.callee.find("Pipeline") != std::string::npos;
-        if (model_class || !st.fields.count("model_name")) st.Set("model_name", *v, path, c.line, prec);
+        bool model_class = c.callee.find("Model") != std::string::npos || c.callee.find("Pipeline") != std::string::npos ||
+                           c.callee.find("For") != std::string::npos;
+        st.SetField("model_name", "from_pretrained", *v, path, c.line, prec, model_class ? 2 : 0);
       }
       continue;
     }
-    if ((last == "create_model" || c.callee.rfind("models.", 0) == 0 || c.callee.find(".models.") != std::string::npos) ) {
-      if (last == "create_model" && !c.args.empty()) {
-        if (auto v = st.Literal(c.args[0])) st.Set("model_name", *v, path, c.line, prec);
-      } else if (last != "create_model" && std::islower(static_cast<unsigned char>(last[0]))) {
-        st.Set("model_name", last, path, c.line, prec);  // torchvision.models.resnet50()
-      }
+    if (last == "create_model" && !c.args.empty()) {
+      if (auto v = st.Literal(c.args[0])) st.SetField("model_name", "create_model", *v, path, c.line, prec, 1);
+      continue;
+    }
+    if ((c.callee.rfind("models.", 0) == 0 || c.callee.find("torchvision.models.") != std::string::npos) &&
+        std::islower(static_cast<unsigned char>(last[0])) && last.find("load") == std::string::npos &&
+        last.find("get") == std::string::npos) {
+      st.SetField("model_name", "torchvision.models", last, path, c.line, prec, 1);  // torchvision.models.resnet50()
       continue;
     }
     if (last == "load_dataset" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {
         std::string name = *v;
-        if (c.args.size() > 1)
-          if (auto sub = st.Literal(c.args[1])) name += "/" + *sub;
-        st.Set("dataset", name, path, c.line, prec);
+        if (name != "json" && name != "csv" && name != "text" && name != "parquet" && name != "imagefolder") {
+          if (c.args.size() > 1)
+            if (auto sub = st.Literal(c.args[1])) name += "/" + *sub;
+          st.SetField("dataset", "load_dataset", name, path, c.line, prec, 2);
+        }
       }
       continue;
     }
-    if (c.callee.find("datasets.") != std::string::npos && std::isupper(static_cast<unsigned char>(last[0]))) {
-      st.Set("dataset", last, path, c.line, prec);  // torchvision.datasets.CIFAR10(...)
+    if ((c.callee.find("datasets.") != std::string::npos || c.callee.rfind("torchvision.", 0) == 0) &&
+        std::isupper(static_cast<unsigned char>(last[0])) && last != "ImageFolder" && last != "DatasetFolder") {
+      st.SetField("dataset", "torchvision.datasets", last, path, c.line, prec, 1);  // torchvision.datasets.CIFAR10(...)
     }
     if (c.callee == "hydra.main") continue;  // read by the caller
-    for (const auto& [k, v] : c.kwargs)
-      if (auto lit = st.Literal(v)) st.Set(FieldForKey(k), *lit, path, c.line, prec);
-  }
-}
-
-std::string ModelType(const State& st, const std::string& model) {
-  // Tokens of the name ("Meta-Llama-3-8B" → meta, llama, 3, 8b); a family
-  // matches a token it begins ("resnet50" is resnet, not t5).
-  std::vector<std::string> tokens;
-  std::string cur;
-  for (char c : Lower(model) + " ") {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      cur += c;
-    } else if (!cur.empty()) {
-      tokens.push_back(cur);
-      cur.clear();
+    bool loader = last.find("Loader") != std::string::npos || last.find("loader") != std::string::npos;
+    for (const auto& [k, v] : c.kwargs) {
+      if (loader && k != "batch_size") continue;
+      if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
     }
   }
-  auto has = [&](std::initializer_list<const char*> words) {
-    for (const char* w : words)
-      for (const auto& t : tokens)
-        if (t.rfind(w, 0) == 0) return true;
-    return false;
-  };
-  auto called = [&](const char* w) {
-    for (const auto& c : st.callees)
-      if (c.find(w) != std::string::npos) return true;
-    return false;
-  };
-  bool sft = called("SFTTrainer") || called("SFTConfig") || called("get_peft_model") || called("LoraConfig") ||
-             has({"instruct", "chat"});
-  if (has({"diffusion", "sd", "sdxl"}) || called("UNet2DConditionModel") || st.imports.count("diffusers"))
-    return "diffusion";
-  if (has({"llama", "gpt", "qwen", "mistral", "mixtral", "falcon", "bloom", "opt", "phi", "gemma", "pythia", "olmo"}))
-    return sft ? "llm-sft" : "llm-pretrain";
-  if (has({"t5", "bart", "pegasus"})) return "seq2seq";
-  if (has({"bert", "roberta", "deberta", "electra", "albert"}))
-    return called("ForSequenceClassification") ? "text-classification" : "language-modeling";
-  if (has({"clip", "siglip"})) return "contrastive-pretrain";
-  if (has({"yolo", "detr", "rcnn", "retinanet", "fcos", "ssd"}) || st.imports.count("detectron2") || st.imports.count("mmdet"))
-    return "detection";
-  if (has({"unet", "deeplab", "segformer", "mask2former", "segment"})) return "segmentation";
-  if (has({"dlrm", "deepfm", "dcn"}) || st.imports.count("torchrec")) return "recsys";
-  if (has({"resnet", "vit", "efficientnet", "convnext", "mobilenet", "regnet", "densenet", "swin", "deit", "vgg",
-           "inception"}))
-    return "image-classification";
-  return "";
-}
-
-// A shell wrapper's Python line is the real launch (the outer overrides are kept).
-Status UnwrapShell(State& st, LaunchSpec* spec) {
-  if (spec->entry_kind != LaunchSpec::Entry::kShell) return Status::Ok();
-  auto script = st.Read(spec->entry);
-  if (!script) return InvalidArgument(spec->entry + ": wrapper script not in the repository");
-  auto line = FindLaunchInShellScript(*script);
-  if (!line) return InvalidArgument(spec->entry + ": launches no Python");
-  ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(*line));
-  for (const auto& o : spec->overrides) inner.overrides.push_back(o);
-  *spec = std::move(inner);
-  return Status::Ok();
-}
-
-// The entry file of a script or `python -m` module launch.
-Result<std::string> FindEntry(const State& st, const LaunchSpec& spec) {
-  if (spec.entry_kind == LaunchSpec::Entry::kModule) {
-    std::string rel = spec.entry;
-    std::replace(rel.begin(), rel.end(), '.', '/');
-    for (const std::string& cand : {rel + ".py", rel + "/__main__.py", "src/" + rel + ".py", "src/" + rel + "/__main__.py"})
-      if (st.files.count(cand)) return cand;
-  } else if (st.files.count(JoinPath("", spec.entry))) {
-    return JoinPath("", spec.entry);
-  }
-  return InvalidArgument(spec.entry + ": entry point not found in the repository");
 }
 
 struct HydraMain {
@@ -334,7 +452,7 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
   std::deque<std::pair<std::string, int>> queue = {{entry, 0}};
   std::set<std::string> seen = {entry};
   HydraMain hydra;
-  std::vector<std::pair<std::string, PythonFacts>> parsed;
+  std::vector<std::tuple<std::string, PythonFacts, int>> parsed;
   while (!queue.empty()) {
     auto [path, depth] = queue.front();
     queue.pop_front();
@@ -356,120 +474,466 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
         for (size_t n = 0; n < imp.names.size() && n < 32; ++n)
           modules.push_back(imp.module + (imp.module.back() == '.' ? "" : ".") + imp.names[n]);
         for (const auto& m : modules)
-          for (const auto& f : ModuleFiles(m, path))
+          for (const auto& f : ModuleFiles(m, path, st.cwd))
             if (st.files.count(f) && seen.insert(f).second) queue.push_back({f, depth + 1});
       }
-    parsed.emplace_back(path, std::move(py));
+    parsed.emplace_back(path, std::move(py), depth);
   }
   // Constants first (so defaults that name them resolve), imported files first.
   for (auto it = parsed.rbegin(); it != parsed.rend(); ++it)
-    ScanPython(st, it->first, it->second, it->first == entry ? kEntryDefault : kImported);
+    ScanPython(st, std::get<0>(*it), std::get<1>(*it), std::get<0>(*it) == entry ? kEntryDefault : kImported,
+               std::get<2>(*it) <= 1);
   return hydra;
 }
 
-// Config files (--config, DeepSpeed JSON, Hydra and its group choices), then
-// the command line's overrides, which win.
-void ReadConfigsAndOverrides(State& st, const LaunchSpec& spec, const std::string& entry, const HydraMain& hydra) {
-  for (const std::string& cfg : {spec.config_file, spec.Override("deepspeed") ? *spec.Override("deepspeed") : ""}) {
-    if (cfg.empty()) continue;
-    for (const std::string& cand : {JoinPath("", cfg), JoinPath(DirOf(entry), cfg)})
-      if (st.files.count(cand)) {
-        ReadConfig(st, cand, kConfig);
+// HF TrainingArguments' documented defaults, when the run builds them.
+void LibraryDefaults(State& st) {
+  bool hf_args = false;
+  for (const auto& c : st.callees) {
+    std::string last = LastSegment(c);
+    hf_args = hf_args || last == "TrainingArguments" || last == "Seq2SeqTrainingArguments" ||
+              last == "HfArgumentParser" || last == "SFTConfig" || last == "DPOConfig";
+  }
+  if (!hf_args || !st.imports.count("transformers")) return;
+  const char* lib = "<library default: transformers.TrainingArguments>";
+  st.Set("per_device_train_batch_size", "8", lib, 0, kLibrary);
+  st.Set("learning_rate", "5e-05", lib, 0, kLibrary);
+  st.Set("num_train_epochs", "3", lib, 0, kLibrary);
+  st.Set("max_steps", "-1", lib, 0, kLibrary);
+}
+
+// ---- the launch ------------------------------------------------------------
+
+struct Launch {
+  LaunchSpec spec;
+  std::optional<int> sbatch_gpus_per_node, sbatch_nodes, sbatch_total_gpus;
+  std::string entry_function;
+};
+
+std::map<std::string, EntryPoint> RepoConsoleScripts(State& st) {
+  std::map<std::string, EntryPoint> out;
+  for (const char* f : {"setup.py", "setup.cfg", "pyproject.toml"}) {
+    for (const std::string& dir : {std::string(), st.cwd}) {
+      std::string p = JoinPath(dir, f);
+      if (!st.files.count(p)) continue;
+      auto r = FileReadTool(st.snap, p, st.opt.max_file_bytes);  // not counted: packaging metadata
+      if (!r.ok()) continue;
+      for (auto& [k, v] : ParseConsoleScripts(r->text)) out.emplace(k, v);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> Names(const std::map<std::string, EntryPoint>& m) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : m) out.push_back(k);
+  return out;
+}
+
+// Through shell wrappers (their variables, positional arguments and #SBATCH
+// lines) to the Python launch.
+Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console) {
+  for (int depth = 0; depth < 4 && l->spec.entry_kind == LaunchSpec::Entry::kShell; ++depth) {
+    std::string path;
+    for (const std::string& base : {st.cwd, std::string()})
+      if (st.files.count(JoinPath(base, l->spec.entry))) {
+        path = JoinPath(base, l->spec.entry);
         break;
       }
+    if (path.empty()) return InvalidArgument(l->spec.entry + ": wrapper script not in the repository");
+    auto script = st.Read(path);
+    if (!script) return InvalidArgument(path + ": wrapper script unreadable");
+    ShellContext ctx;
+    ctx.positional = l->spec.args;
+    for (const auto& [k, v] : l->spec.env) ctx.env[k] = v;
+    auto found = FindShellLaunch(*script, ctx);
+    if (!found) return InvalidArgument(path + ": launches no Python");
+    if (found->gpus_per_node) l->sbatch_gpus_per_node = found->gpus_per_node;
+    if (found->nodes) l->sbatch_nodes = found->nodes;
+    if (found->total_gpus) l->sbatch_total_gpus = found->total_gpus;
+    ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(found->line, console));
+    st.cwd = JoinPath(st.cwd, found->chdir.empty() ? inner.chdir : JoinPath(found->chdir, inner.chdir));
+    // Outer `--k v` options not consumed as positional arguments still reach the script.
+    bool positional_used = found->line.find('$') == std::string::npos && !l->spec.args.empty();
+    if (!positional_used)
+      for (const auto& o : l->spec.overrides)
+        if (!inner.Override(o.first)) inner.overrides.push_back(o);
+    if (inner.env.empty()) inner.env = l->spec.env;
+    l->spec = std::move(inner);
+  }
+  return Status::Ok();
+}
+
+// The entry file of a script, `python -m` module or console-script launch.
+Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, EntryPoint>& console) {
+  const LaunchSpec& spec = l->spec;
+  std::string module;
+  if (spec.entry_kind == LaunchSpec::Entry::kModule) module = spec.entry;
+  if (spec.entry_kind == LaunchSpec::Entry::kConsole) {
+    auto it = console.find(spec.entry);
+    if (it == console.end()) return InvalidArgument(spec.entry + ": not an entry point of the repository");
+    module = it->second.module;
+    l->entry_function = it->second.function;
+    st.entry_functions.insert(it->second.function);
+  }
+  if (!module.empty()) {
+    std::string rel = module;
+    std::replace(rel.begin(), rel.end(), '.', '/');
+    for (const std::string& root : {st.cwd, std::string(), std::string("src")})
+      for (const std::string& cand : {rel + ".py", rel + "/__main__.py", rel + "/__init__.py"})
+        if (st.files.count(JoinPath(root, cand))) return JoinPath(root, cand);
+    return InvalidArgument(module + ": module not found in the repository");
+  }
+  for (const std::string& base : {st.cwd, std::string()})
+    if (st.files.count(JoinPath(base, spec.entry))) return JoinPath(base, spec.entry);
+  return InvalidArgument(spec.entry + ": entry point not found in the repository");
+}
+
+// Config files (the script's --config, positional config paths, DeepSpeed
+// and accelerate configs, Hydra and its group choices), then the command
+// line's overrides, which win.
+void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entry, const HydraMain& hydra) {
+  const LaunchSpec& spec = l.spec;
+  std::string near = DirOf(entry);
+  if (!spec.launcher_config.empty())
+    if (auto p = ResolvePath(st, spec.launcher_config, near, true)) ReadConfigFile(st, *p, kConfig, "", 0);
+  std::vector<std::string> configs;
+  if (!spec.config_file.empty()) configs.push_back(spec.config_file);
+  for (const auto& p : spec.positional) configs.push_back(p);
+  for (const auto& [k, v] : spec.overrides) {
+    std::string key = Lower(k);
+    if (key == "deepspeed" || key == "hyp" || key == "hparams" || key == "gin_file" || key == "exp_file" ||
+        key == "cfg_file" || key == "config_file" || key == "model_config" || key == "train_config")
+      configs.push_back(v);
+  }
+  for (const auto& c : configs) {
+    auto p = ResolvePath(st, c, near, true);
+    if (p && *p != entry) ReadConfigFile(st, *p, kConfig, "", 0);
   }
   std::set<std::string> group_choices;  // overrides that pick a Hydra config group file
-  if (!hydra.name.empty()) {
-    std::string root = JoinPath(hydra.path, hydra.name + ".yaml");
-    if (st.files.count(root)) ReadConfig(st, root, kConfig);
+  std::string hpath = hydra.path, hname = hydra.name;
+  for (const auto& [k, v] : spec.overrides) {
+    if (k == "config_name" || k == "config-name" || k == "cn") hname = v;
+    if (k == "config_path" || k == "config-path" || k == "config_dir" || k == "config-dir" || k == "cp" || k == "cd")
+      hpath = JoinPath(st.cwd, v);
+  }
+  if (!hname.empty()) {
+    std::string n = EndsWith(hname, ".yaml") ? hname : hname + ".yaml";
+    std::string root = JoinPath(hpath, n);
+    if (!st.files.count(root))
+      if (auto p = ResolvePath(st, hname, hpath, true)) root = *p;
+    if (st.files.count(root)) ReadConfigFile(st, root, kConfig, "", 0);
     // Group overrides on the command line select a file: experiment=pile/gpt.
     for (const auto& [k, v] : spec.overrides) {
-      std::string p = JoinPath(hydra.path, k + "/" + v + ".yaml");
+      std::string p = JoinPath(hpath, k + "/" + v + ".yaml");
       if (st.files.count(p)) {
-        ReadConfig(st, p, kConfig, k);
+        ReadConfigFile(st, p, kConfig, k, 0);
         group_choices.insert(k);
       }
     }
   }
   for (const auto& [k, v] : spec.overrides)
-    if (!group_choices.count(k)) st.Set(FieldForKey(k), v, "<command>", 0, kCommand);
+    if (!group_choices.count(k)) st.Set(k, v, "<command>", 0, kCommand);
 }
 
-// The schema from the resolved values.
-WorkloadMetadata Assemble(State& st, const LaunchSpec& spec) {
+// ---- assembling the schema -------------------------------------------------
+
+std::optional<double> ToNumber(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+  if (s.size() >= 2 && (s[0] == '"' || s[0] == '\'') && s.back() == s[0]) s = s.substr(1, s.size() - 2);
+  if (s.empty() || s.size() > 40) return std::nullopt;
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || *end != '\0' || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+std::optional<int64_t> ToCount(const std::string& s) {
+  auto d = ToNumber(s);
+  if (!d || *d < 0 || *d > 9e15 || std::floor(*d) != *d) return std::nullopt;
+  return static_cast<int64_t>(*d);
+}
+
+// An OmegaConf/Hydra interpolation `${a.b}` resolved against the merged keys.
+std::string Resolve(const State& st, std::string v, int depth = 0) {
+  if (depth > 4 || v.size() < 4 || v.rfind("${", 0) != 0 || v.back() != '}') return v;
+  std::string ref = NormalKey(v.substr(2, v.size() - 3));
+  if (ref.find(':') != std::string::npos) return v;  // ${oc.env:X}, resolvers
+  auto it = st.values.find(ref);
+  if (it == st.values.end()) {
+    // Relative to any prefix: ${lr} inside model.* → the last key ending in ".lr"
+    for (const auto& [k, c] : st.values)
+      if (EndsWith(k, "." + ref)) return Resolve(st, c.value, depth + 1);
+    return v;
+  }
+  return Resolve(st, it->second.value, depth + 1);
+}
+
+// The winning value of a field: a non-library key first, then the most
+// specific key, then the highest precedence, then the latest read.
+const Candidate* Best(State& st, const std::string& field, bool numeric) {
+  auto it = st.fields.find(field);
+  if (it == st.fields.end()) return nullptr;
+  const Candidate* best = nullptr;
+  auto rank = [](const Candidate& c) {
+    return std::make_tuple(c.precedence > kLibrary, c.specificity, c.precedence, c.order);
+  };
+  for (auto& [k, c] : it->second) {
+    c.value = Resolve(st, c.value);
+    if (IsUnset(c.value)) continue;
+    if (numeric && !ToNumber(c.value)) continue;
+    if (!best || rank(c) > rank(*best)) best = &c;
+  }
+  return best;
+}
+
+// A dataset or model value as a name: config-file stems and paths reduced to
+// the segment that names them; placeholders are no name.
+std::optional<std::string> NameOf(std::string v, std::string* why) {
+  while (!v.empty() && (v.back() == '/' || v.back() == ' ')) v.pop_back();
+  std::string l = Lower(v);
+  for (const char* ext : {".yaml", ".yml", ".json", ".jsonl", ".txt", ".py", ".tar", ".zip", ".csv", ".parquet",
+                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow"})
+    if (EndsWith(l, ext)) {
+      v = v.substr(0, v.size() - std::string(ext).size());
+      l = Lower(v);
+      break;
+    }
+  std::vector<std::string> segs;
+  size_t s = 0;
+  while (s <= v.size()) {
+    size_t slash = v.find('/', s);
+    std::string seg = v.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
+    if (!seg.empty() && seg != "." && seg != "..") segs.push_back(seg);
+    if (slash == std::string::npos) break;
+    s = slash + 1;
+  }
+  static const std::set<std::string> kGeneric = {"train", "training", "images", "imgs", "data", "raw", "processed",
+                                                 "all", "dataset", "datasets", "input", "inputs", "files", "bin",
+                                                 "shards", "tokenized", "output", "path", "dir", "root", "your_data",
+                                                 "mydata", "my_data", "corpus", "text", "jsonl", "json"};
+  // A path keeps the last segment that names something.
+  bool path = v.find('/') != std::string::npos && segs.size() > 1;
+  bool hub_id = !path || (segs.size() == 2 && v[0] != '/' && v[0] != '.' && v.find("//") == std::string::npos);
+  if (hub_id && segs.size() == 2 && !kGeneric.count(Lower(segs[1]))) return v;  // org/name
+  while (!segs.empty() && kGeneric.count(Lower(segs.back()))) segs.pop_back();
+  if (segs.empty()) {
+    *why = "only a placeholder path (" + v + ")";
+    return std::nullopt;
+  }
+  std::string name = segs.back();
+  std::string ln = Lower(name);
+  if (ln.find("path_to") != std::string::npos || ln.find("your_") != std::string::npos || ln == "to" ||
+      ln.find("<") != std::string::npos || ln == "xxx" || ln == "foo") {
+    *why = "only a placeholder path (" + v + ")";
+    return std::nullopt;
+  }
+  return name;
+}
+
+std::optional<std::string> PrecisionOf(const std::string& v) {
+  std::string l = Lower(v);
+  if (l.find("bf16") != std::string::npos || l.find("bfloat16") != std::string::npos) return "bf16";
+  if (l.find("fp8") != std::string::npos) return "fp8";
+  if (l == "16" || l.find("fp16") != std::string::npos || l.find("float16") != std::string::npos ||
+      l == "16-mixed" || l == "half" || l == "amp" || l == "o1" || l == "o2" || l == "mixed")
+    return "fp16";
+  if (l == "32" || l == "fp32" || l == "float32" || l == "no" || l == "32-true" || l == "full" || l == "64" ||
+      l == "tf32")
+    return "fp32";
+  return std::nullopt;
+}
+
+bool IsTrue(const std::string& v) {
+  std::string l = Lower(v);
+  return l == "true" || l == "1" || l == "yes" || l == "on";
+}
+
+std::string Framework(const State& st, const std::string& entry) {
+  auto called = [&](std::initializer_list<const char*> names) {
+    for (const auto& c : st.entry_callees) {
+      std::string last = LastSegment(c);
+      for (const char* n : names)
+        if (last == n || c == n) return true;
+    }
+    return false;
+  };
+  auto imported = [&](const char* p) { return st.imports.count(p) > 0; };
+  bool mm_config = false;
+  for (const auto& p : st.config_paths) mm_config = mm_config || EndsWith(p, ".py");
+  if (imported("ultralytics") && (entry.find("ultralytics") != std::string::npos || called({"YOLO", "RTDETR"})))
+    return "ultralytics";
+  if (imported("paddle")) return "paddle";
+  if (imported("mxnet")) return "mxnet";
+  if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))
+    return "fairseq";
+  if (imported("megatron") && called({"pretrain"})) return "megatron";
+  if (called({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "ORPOTrainer", "KTOTrainer", "RewardTrainer",
+              "GRPOTrainer", "PPOTrainer", "TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig"}) &&
+      (imported("transformers") || imported("trl")))
+    return "transformers";
+  if ((imported("lightning") || imported("pytorch_lightning") || imported("lightning_fabric")) &&
+      (called({"Trainer", "LightningCLI", "Fabric", "cli_lightning_logo"}) || true))
+    return "lightning";
+  if (imported("mmengine") || imported("mmcv") || imported("mmdet") || imported("mmseg") || imported("mmpretrain"))
+    if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || mm_config)
+      return "mmengine";
+  if (imported("detectron2")) return "detectron2";
+  if (called({"Accelerator"})) return "accelerate";
+  if (called({"initialize"}) && imported("deepspeed")) return "deepspeed";
+  if (imported("jax") || imported("flax") || imported("optax")) return imported("torch") ? "pytorch" : "jax";
+  if (imported("tensorflow") || imported("keras") || imported("tf_keras")) return imported("torch") ? "pytorch" : "tensorflow";
+  if (imported("megatron")) return "megatron";
+  if (imported("torch")) return "pytorch";
+  if (imported("transformers")) return "transformers";
+  return "";
+}
+
+WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) {
+  const LaunchSpec& spec = l.spec;
   WorkloadMetadata md;
   md.extractor = "embedded";
   md.files_read = st.read;
-  auto take = [&](const char* field, const char* as) -> std::optional<std::string> {
-    auto it = st.fields.find(field);
-    if (it == st.fields.end()) return std::nullopt;
-    md.sources.push_back({as, it->second.file, it->second.line});
-    return it->second.value;
-  };
-  auto to_int = [](const std::string& s) -> std::optional<int64_t> {
-    char* end = nullptr;
-    double d = std::strtod(s.c_str(), &end);
-    if (end == s.c_str() || *end != '\0' || d < 0 || d > 9e15) return std::nullopt;
-    return static_cast<int64_t>(d);
-  };
-  if (auto v = take("model_name", "model_name")) md.model_name = *v;
-  if (auto v = take("dataset", "dataset")) md.dataset = *v;
-  auto steps = st.fields.find("steps");
-  auto epochs = st.fields.find("epochs");
-  // A positive step count is the budget (HF: max_steps > 0 overrides epochs).
-  bool use_steps = steps != st.fields.end() && to_int(steps->second.value).value_or(0) > 0;
-  if (use_steps) {
-    md.training_iterations = to_int(*take("steps", "training_iterations"));
-    md.iteration_type = "step";
-  } else if (epochs != st.fields.end()) {
-    md.training_iterations = to_int(*take("epochs", "training_iterations"));
-    md.iteration_type = "epoch";
-  }
-  if (auto v = take("batch_size", "batch_size")) md.batch_size = to_int(*v);
-  if (auto v = take("learning_rate", "learning_rate")) {
-    char* end = nullptr;
-    double lr = std::strtod(v->c_str(), &end);
-    if (end != v->c_str()) md.learning_rate = lr;
-  }
-  if (auto v = take("d_model", "d_model")) md.d_model = to_int(*v);
-  if (auto v = take("num_layers", "num_layers")) md.num_layers = to_int(*v);
-  if (auto v = take("seq_len", "seq_len")) md.seq_len = to_int(*v);
-  if (auto v = take("num_workers", "num_workers"))
-    if (auto n = to_int(*v)) md.num_workers = static_cast<int32_t>(*n);
-  if (auto v = take("precision", "precision")) {
-    md.precision = *v;
+  auto note = [&](const char* field, const Candidate& c) { md.sources.push_back({field, c.file, c.line}); };
+  auto unresolved = [&](const char* field, std::string why) { md.unresolved.emplace_back(field, std::move(why)); };
+
+  if (const Candidate* c = Best(st, "model_name", false)) {
+    std::string why;
+    if (auto n = NameOf(c->value, &why)) {
+      md.model_name = *n;
+      note("model_name", *c);
+    } else {
+      unresolved("model_name", why);
+    }
   } else {
-    for (const char* flag : {"bf16", "fp16"}) {
-      auto it = st.fields.find(flag);
-      if (it != st.fields.end() && IsTrue(it->second.value)) {
-        take(flag, "precision");
-        md.precision = flag;
-        break;
-      }
+    unresolved("model_name", "no model name in the command, configs or code read");
+  }
+  if (const Candidate* c = Best(st, "dataset", false)) {
+    std::string why;
+    if (auto n = NameOf(c->value, &why)) {
+      md.dataset = *n;
+      note("dataset", *c);
+    } else {
+      unresolved("dataset", why);
+    }
+  } else {
+    unresolved("dataset", "no dataset in the command, configs or code read");
+  }
+  const Candidate* steps = Best(st, "steps", true);
+  const Candidate* epochs = Best(st, "epochs", true);
+  auto positive = [](const Candidate* c) { return c && ToNumber(c->value).value_or(0) > 0; };
+  // A positive step budget set at least as late as the epochs stops the run
+  // (HF: max_steps > 0 overrides num_train_epochs).
+  bool use_steps = positive(steps) &&
+                   (!positive(epochs) || steps->precedence > epochs->precedence ||
+                    (steps->precedence == epochs->precedence && steps->specificity >= 3 && epochs->specificity < 3) ||
+                    epochs->precedence == kLibrary);
+  if (use_steps) {
+    md.training_iterations = ToCount(steps->value);
+    if (md.training_iterations) {
+      md.iteration_type = "step";
+      note("training_iterations", *steps);
+    }
+  } else if (positive(epochs)) {
+    md.training_iterations = ToCount(epochs->value);
+    if (md.training_iterations) {
+      md.iteration_type = "epoch";
+      note("training_iterations", *epochs);
     }
   }
-  int nodes = spec.nnodes.value_or(1);
-  if (auto v = take("num_nodes", "hardware.num_nodes"))
-    if (auto n = to_int(*v)) nodes = static_cast<int>(*n);
+  if (!md.training_iterations) unresolved("training_iterations", "no step or epoch budget found");
+  if (const Candidate* c = Best(st, "batch_size", true)) {
+    md.batch_size = ToCount(c->value);
+    if (md.batch_size) note("batch_size", *c);
+  }
+  if (!md.batch_size) unresolved("batch_size", "no batch size found");
+  if (const Candidate* c = Best(st, "learning_rate", true)) {
+    md.learning_rate = ToNumber(c->value);
+    note("learning_rate", *c);
+  } else {
+    unresolved("learning_rate", "no learning rate found");
+  }
+  if (const Candidate* c = Best(st, "d_model", true)) md.d_model = ToCount(c->value);
+  if (const Candidate* c = Best(st, "num_layers", true)) md.num_layers = ToCount(c->value);
+  if (const Candidate* c = Best(st, "seq_len", true)) md.seq_len = ToCount(c->value);
+  if (const Candidate* c = Best(st, "num_workers", true))
+    if (auto n = ToCount(c->value)) md.num_workers = static_cast<int32_t>(*n);
+
+  // Precision: a named precision, else the flags, else the launcher's, else
+  // autocast in the code, else full precision.
+  std::optional<std::string> precision;
+  if (const Candidate* c = Best(st, "precision", false)) {
+    precision = PrecisionOf(c->value);
+    if (precision) note("precision", *c);
+  }
+  if (!precision && !spec.launcher_precision.empty()) precision = PrecisionOf(spec.launcher_precision);
+  if (!precision) {
+    const Candidate* bf = Best(st, "bf16", false);
+    const Candidate* fp = Best(st, "fp16", false);
+    const Candidate* amp = Best(st, "amp", false);
+    if (bf && IsTrue(bf->value)) precision = "bf16";
+    else if (fp && IsTrue(fp->value)) precision = "fp16";
+    else if (amp && IsTrue(amp->value)) precision = "fp16";
+    else if (amp && PrecisionOf(amp->value)) precision = PrecisionOf(amp->value);
+    else if (bf || fp || amp) precision = "fp32";
+  }
+  if (!precision) {
+    bool autocast = false, bf = false;
+    for (const auto& c : st.entry_callees) {
+      std::string last = LastSegment(c);
+      autocast = autocast || last == "autocast" || last == "GradScaler";
+    }
+    for (const auto& c : st.callees) bf = bf || c.find("bfloat16") != std::string::npos;
+    precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
+  }
+  md.precision = precision;
+
+  // GPUs: the launcher's processes × nodes, the batch system's resources, a
+  // devices/gpus setting, CUDA_VISIBLE_DEVICES; one for a plain launch.
+  int nodes = spec.nnodes.value_or(l.sbatch_nodes.value_or(1));
+  if (const Candidate* c = Best(st, "num_nodes", true))
+    if (auto n = ToCount(c->value); n && *n > 0 && !spec.nnodes) nodes = static_cast<int>(*n);
   md.hardware.num_nodes = nodes;
   if (spec.nproc_per_node) {
     md.hardware.num_gpus = *spec.nproc_per_node * nodes;
     md.sources.push_back({"hardware.num_gpus", "<command>", 0});
-  } else if (auto v = take("devices", "hardware.num_gpus")) {
-    if (auto n = to_int(*v)) md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
+  } else if (l.sbatch_total_gpus) {
+    md.hardware.num_gpus = *l.sbatch_total_gpus;
+  } else if (l.sbatch_gpus_per_node) {
+    md.hardware.num_gpus = *l.sbatch_gpus_per_node * nodes;
+  } else if (const Candidate* c = Best(st, "devices", false)) {
+    std::string v = c->value;
+    if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+    if (auto n = ToCount(v); n && *n > 0) {
+      md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
+    } else if (v.find(',') != std::string::npos) {
+      md.hardware.num_gpus = static_cast<int32_t>(1 + std::count(v.begin(), v.end(), ',')) * nodes;
+    }
+    if (md.hardware.num_gpus) note("hardware.num_gpus", *c);
+    else unresolved("hardware.num_gpus", "devices = " + c->value + ": every visible GPU");
+  } else if (spec.visible_devices) {
+    md.hardware.num_gpus = *spec.visible_devices * nodes;
+  } else if (spec.launcher == "python" || spec.launcher == "console" || spec.launcher == "torchrun") {
+    if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
+    else md.hardware.num_gpus = nodes;
+  } else {
+    unresolved("hardware.num_gpus", spec.launcher + " without a process count uses every visible GPU");
   }
   md.launcher = spec.launcher;
-  if (st.imports.count("lightning") || st.imports.count("pytorch_lightning")) md.framework = "lightning";
-  else if (st.imports.count("megatron")) md.framework = "megatron";
-  else if (st.imports.count("deepspeed")) md.framework = "deepspeed";
-  else if (st.imports.count("transformers")) md.framework = "transformers";
-  else if (st.imports.count("tensorflow") || st.imports.count("keras")) md.framework = "tensorflow";
-  else if (st.imports.count("jax") || st.imports.count("flax")) md.framework = "jax";
-  else if (st.imports.count("torch")) md.framework = "pytorch";
-  if (md.model_name) {
-    std::string type = ModelType(st, *md.model_name);
-    if (!type.empty()) md.model_type = type;
-  }
+  std::string fw = Framework(st, entry);
+  if (!fw.empty()) md.framework = fw;
+
+  ModelTypeEvidence ev;
+  ev.model_name = md.model_name.value_or("");
+  ev.dataset = md.dataset.value_or("");
+  ev.callees = st.callees;
+  ev.imports = st.imports;
+  ev.paths = st.config_paths;
+  ev.paths.push_back(entry);
+  ModelTypeGuess g = GuessModelType(ev);
+  if (!g.type.empty()) md.model_type = g.type;
+  else unresolved("model_type", "no evidence of the task in the lexicon");
+
   int found = (md.model_name ? 1 : 0) + (md.model_type ? 1 : 0) + (md.dataset ? 1 : 0) +
               (md.training_iterations ? 1 : 0) + (md.batch_size ? 1 : 0) + (md.hardware.num_gpus ? 1 : 0);
   md.confidence = found / 6.0;
@@ -480,15 +944,23 @@ WorkloadMetadata Assemble(State& st, const LaunchSpec& spec) {
 
 Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
                                          const ExtractOptions& options) {
-  ASSIGN_OR_RETURN(LaunchSpec spec, ParseLaunchCommand(command));
-  State st{snapshot, options, {}, {}, {}, {}, {}, {}};
+  State st{snapshot, options, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0, false};
+  st.cwd = JoinPath("", options.workdir);
   ASSIGN_OR_RETURN(FileTree tree, FileTreeTool(snapshot));
   for (const auto& f : tree.files) st.files.insert(f.path);
-  RETURN_IF_ERROR(UnwrapShell(st, &spec));
-  ASSIGN_OR_RETURN(std::string entry, FindEntry(st, spec));
+  auto console = RepoConsoleScripts(st);
+  std::vector<std::string> console_names = Names(console);
+  Launch l;
+  ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(command, console_names));
+  st.cwd = JoinPath(st.cwd, l.spec.chdir);
+  RETURN_IF_ERROR(UnwrapShell(st, &l, console_names));
+  ASSIGN_OR_RETURN(std::string entry, FindEntry(st, &l, console));
+  if (l.spec.entry_kind == LaunchSpec::Entry::kScript || l.spec.entry_kind == LaunchSpec::Entry::kModule)
+    for (const char* f : {"main", "train", "cli_main", "run", "entrypoint", "finetune", "fit"}) st.entry_functions.insert(f);
   HydraMain hydra = ReadPythonSources(st, entry, options);
-  ReadConfigsAndOverrides(st, spec, entry, hydra);
-  return Assemble(st, spec);
+  LibraryDefaults(st);
+  ReadConfigsAndOverrides(st, l, entry, hydra);
+  return Assemble(st, l, entry);
 }
 
 }  // namespace schedmate

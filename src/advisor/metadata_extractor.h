@@ -1,12 +1,19 @@
-// The embedded metadata extractor (DESIGN §1.1 step 2): an agent loop over
-// the two repository tools that starts from the launch command, follows the
-// entry point's local imports and config files, and resolves each schema
-// field with the precedence a training run itself applies:
-//   imported modules' values < entry file (argparse/click defaults,
-//   constants, HF TrainingArguments / Lightning Trainer / DataLoader kwargs,
-//   from_pretrained / timm / torchvision / load_dataset) < config files
-//   (--config, Hydra defaults and config groups) < command-line overrides.
-// Every value carries its provenance (file, line). Nothing is executed.
+// The embedded metadata extractor (DESIGN §1.1 step 2; docs/advisor.md): an
+// agent loop over the two repository tools that starts from the launch
+// command (through shell wrappers with their variables and #SBATCH lines,
+// `python -m` modules and console-script entry points), follows the entry
+// point's local imports and every config file the run merges, and resolves
+// each schema field with the precedence a training run itself applies:
+//   documented library defaults (HF TrainingArguments) < imported modules'
+//   values < entry file (argparse/click/absl/dataclass/fire defaults,
+//   constants, Trainer / DataLoader kwargs, from_pretrained / timm /
+//   torchvision / load_dataset) < config files (YAML/JSON/TOML with their
+//   _BASE_/includes, Hydra defaults and groups, Python configs with _base_,
+//   gin) in merge order < command-line overrides.
+// A key feeds a field by its words (advisor/field_keys.h); the model type
+// comes from a lexicon (advisor/model_type.h). Every value carries its
+// provenance (file, line); a field nothing fixes stays null with a reason.
+// Nothing is executed.
 #ifndef SCHEDMATE_ADVISOR_METADATA_EXTRACTOR_H_
 #define SCHEDMATE_ADVISOR_METADATA_EXTRACTOR_H_
 
@@ -19,9 +26,10 @@
 namespace schedmate {
 
 struct ExtractOptions {
-  int max_files = 48;          // files read per job (the agent's step budget)
+  int max_files = 64;          // files read per job (the agent's step budget)
   size_t max_file_bytes = 256u << 10;
   int max_import_depth = 3;
+  std::string workdir;         // directory inside the snapshot the command runs from ("" = root)
 };
 
 // InvalidArgument when the command launches no Python entry point found in

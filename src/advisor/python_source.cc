@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -24,11 +25,18 @@ class Walker {
   void Visit(TSNode node, int depth) {
     if (depth > 200) return;  // pathological nesting
     std::string_view type = ts_node_type(node);
+    std::string saved_scope = scope_;
     if (type == "call") Call(node);
     else if (type == "assignment") Assign(node);
     else if (type == "import_statement" || type == "import_from_statement") Import(node, type);
+    else if (type == "function_definition" || type == "class_definition") {
+      TSNode name = ts_node_child_by_field_name(node, "name", 4);
+      if (!ts_node_is_null(name)) scope_ = Text(name);
+      if (type == "function_definition") Parameters(node);
+    }
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) Visit(ts_node_named_child(node, i), depth + 1);
+    scope_ = saved_scope;
   }
 
  private:
@@ -84,6 +92,16 @@ class Walker {
       v = Value(arg);
       if (v.kind == PyValue::Kind::kInt || v.kind == PyValue::Kind::kFloat) v.text = "-" + v.text;
       else v = {PyValue::Kind::kOther, Text(n)};
+    } else if ((type == "list" || type == "tuple") && depth_ < 4) {
+      v.kind = PyValue::Kind::kList;
+      v.text = Text(n).substr(0, 200);
+      uint32_t count = ts_node_named_child_count(n);
+      ++depth_;
+      for (uint32_t i = 0; i < count && i < 64; ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (std::string_view(ts_node_type(c)) != "comment") v.items.push_back(Value(c));
+      }
+      --depth_;
     } else if (std::string d = Dotted(n); !d.empty()) {
       v.kind = PyValue::Kind::kName;
       v.text = d;
@@ -124,7 +142,104 @@ class Walker {
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;
     std::string target = Dotted(left);
     if (target.empty()) return;
-    if (out_->assigns.size() < 20000) out_->assigns.push_back({target, Value(right), Line(n)});
+    bool typed = !ts_node_is_null(ts_node_child_by_field_name(n, "type", 4));
+    if (typed) {
+      if (auto d = FieldDefault(right)) {
+        Emit(target, *d, Line(n), PyAssign::Origin::kField);
+        return;
+      }
+    }
+    Emit(target, Value(right), Line(n), typed && !scope_.empty() ? PyAssign::Origin::kField : PyAssign::Origin::kAssign);
+    Flatten(target, right, 0);
+  }
+
+  void Emit(const std::string& target, PyValue v, int line, PyAssign::Origin origin) {
+    if (out_->assigns.size() < 20000) out_->assigns.push_back({target, std::move(v), line, scope_, origin});
+  }
+
+  // `x = dict(a=1, b=dict(c=2))` and `x = {"a": 1}` → x.a = 1, x.b.c = 2.
+  void Flatten(const std::string& prefix, TSNode n, int depth) {
+    if (depth > 6) return;
+    std::string_view type = ts_node_type(n);
+    if (type == "dictionary") {
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count && i < 256; ++i) {
+        TSNode pair = ts_node_named_child(n, i);
+        if (std::string_view(ts_node_type(pair)) != "pair") continue;
+        TSNode key = ts_node_child_by_field_name(pair, "key", 3);
+        TSNode value = ts_node_child_by_field_name(pair, "value", 5);
+        if (ts_node_is_null(key) || ts_node_is_null(value)) continue;
+        PyValue k = Value(key);
+        if (k.kind != PyValue::Kind::kString || k.text.empty()) continue;
+        Emit(prefix + "." + k.text, Value(value), Line(pair), PyAssign::Origin::kAssign);
+        Flatten(prefix + "." + k.text, value, depth + 1);
+      }
+    } else if (type == "call") {
+      TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+      TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+      if (ts_node_is_null(fn) || ts_node_is_null(args)) return;
+      std::string callee = Dotted(fn);
+      if (callee != "dict" && callee != "ConfigDict" && callee != "ml_collections.ConfigDict" && callee != "edict" &&
+          callee != "EasyDict" && callee != "Config")
+        return;
+      uint32_t count = ts_node_named_child_count(args);
+      for (uint32_t i = 0; i < count && i < 256; ++i) {
+        TSNode a = ts_node_named_child(args, i);
+        if (std::string_view(ts_node_type(a)) == "keyword_argument") {
+          TSNode name = ts_node_child_by_field_name(a, "name", 4);
+          TSNode value = ts_node_child_by_field_name(a, "value", 5);
+          if (ts_node_is_null(name) || ts_node_is_null(value)) continue;
+          Emit(prefix + "." + Text(name), Value(value), Line(a), PyAssign::Origin::kAssign);
+          Flatten(prefix + "." + Text(name), value, depth + 1);
+        } else if (std::string_view(ts_node_type(a)) == "dictionary") {
+          Flatten(prefix, a, depth + 1);
+        }
+      }
+    }
+  }
+
+  // The default of `field(default=v)`, `field(default_factory=lambda: v)`,
+  // `typer.Option(v)` / `Option(default=v)`; nullopt for other values.
+  std::optional<PyValue> FieldDefault(TSNode right) {
+    if (std::string_view(ts_node_type(right)) != "call") return std::nullopt;
+    TSNode fn = ts_node_child_by_field_name(right, "function", 8);
+    TSNode args = ts_node_child_by_field_name(right, "arguments", 9);
+    if (ts_node_is_null(fn) || ts_node_is_null(args)) return std::nullopt;
+    std::string callee = Dotted(fn);
+    std::string last = callee.substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+    if (last != "field" && last != "Field" && last != "Option" && last != "Argument" && last != "Param")
+      return std::nullopt;
+    uint32_t count = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode a = ts_node_named_child(args, i);
+      if (std::string_view(ts_node_type(a)) == "keyword_argument") {
+        TSNode name = ts_node_child_by_field_name(a, "name", 4);
+        TSNode value = ts_node_child_by_field_name(a, "value", 5);
+        if (ts_node_is_null(name) || ts_node_is_null(value)) continue;
+        if (Text(name) == "default") return Value(value);
+      } else if (i == 0 && last != "field" && std::string_view(ts_node_type(a)) != "comment") {
+        return Value(a);  // typer.Option(3e-4, ...)
+      }
+    }
+    return PyValue{};  // a field without a default
+  }
+
+  // Defaults of a function's parameters (fire/typer entry points, main(...)).
+  void Parameters(TSNode fn) {
+    TSNode params = ts_node_child_by_field_name(fn, "parameters", 10);
+    if (ts_node_is_null(params)) return;
+    uint32_t count = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count && i < 128; ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      std::string_view pt = ts_node_type(p);
+      if (pt != "default_parameter" && pt != "typed_default_parameter") continue;
+      TSNode name = ts_node_child_by_field_name(p, "name", 4);
+      TSNode value = ts_node_child_by_field_name(p, "value", 5);
+      if (ts_node_is_null(name) || ts_node_is_null(value)) continue;
+      PyValue v = Value(value);
+      if (auto d = FieldDefault(value)) v = *d;
+      Emit(Text(name), v, Line(p), PyAssign::Origin::kParam);
+    }
   }
 
   void Import(TSNode n, std::string_view type) {
@@ -158,6 +273,8 @@ class Walker {
 
   std::string_view src_;
   PythonFacts* out_;
+  std::string scope_;
+  mutable int depth_ = 0;
 };
 
 }  // namespace

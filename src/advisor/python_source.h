@@ -18,9 +18,10 @@
 namespace schedmate {
 
 struct PyValue {
-  enum class Kind { kString, kInt, kFloat, kBool, kNone, kName, kOther };
+  enum class Kind { kString, kInt, kFloat, kBool, kNone, kName, kList, kOther };
   Kind kind = Kind::kOther;
   std::string text;  // string contents (unquoted), number text, or dotted name / source text
+  std::vector<PyValue> items;  // kList: the elements of a list or tuple literal (not nested lists)
 };
 
 struct PyCall {
@@ -32,9 +33,15 @@ struct PyCall {
 };
 
 struct PyAssign {
-  std::string target;  // dotted: "BATCH_SIZE", "config.lr", "args.batch_size"
+  // How the value was bound: `x = v` (dict literals and dict(...) calls are
+  // also flattened into `x.key = v`), a parameter default `def f(x=v)`, or a
+  // dataclass/typer field `x: int = field(default=v)` / `typer.Option(v)`.
+  enum class Origin { kAssign, kParam, kField };
+  std::string target;  // dotted: "BATCH_SIZE", "config.lr", "args.batch_size", "model.backbone.depth"
   PyValue value;
   int line = 0;
+  std::string scope;  // innermost enclosing function or class ("" at module level)
+  Origin origin = Origin::kAssign;
 };
 
 struct PyImport {

@@ -21,6 +21,7 @@
 #include "advisor/advisor.h"
 #include "advisor/metadata_extractor.h"
 #include "cli/commands.h"
+#include "cli/eval_advisor_real.h"
 #include "cli/field_score.h"
 #include "core/facts_json.h"
 #include "core/json.h"
@@ -210,7 +211,23 @@ void AddEvalAdvisorCommand(CLI::App* eval) {
   cmd->add_option("--min-score", a->min_score, "Cosine a match needs")->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the metrics as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "List misses and false matches on stderr");
-  cmd->callback([a] { EvalAdvisor(*a); });
+  auto r = std::make_shared<EvalAdvisorRealArgs>();
+  cmd->add_option("--real", r->manifest,
+                  "Score the extractor on real repositories instead: a manifest of hand-labelled launch\n"
+                  "commands (data/eval/advisor_real.jsonl; docs/advisor-real-corpus.md)");
+  cmd->add_option("--mirrors", r->mirrors, "With --real: directory of local git mirrors (owner+name/repo)")
+      ->capture_default_str();
+  cmd->add_option("--only", r->only, "With --real: one command id or repository");
+  cmd->add_flag("--misses", r->misses, "With --real: list every field that is not the label");
+  cmd->callback([a, r] {
+    if (!r->manifest.empty()) {
+      r->json = a->json;
+      r->progress = a->verbose;
+      EvalAdvisorReal(*r);
+      return;
+    }
+    EvalAdvisor(*a);
+  });
 }
 
 }  // namespace schedmate

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace schedmate {
@@ -46,6 +47,9 @@ struct WorkloadMetadata {
   std::vector<std::string> files_read;
   std::string extractor;  // "embedded", "llm", "cascade"
   std::vector<FieldSource> sources;
+  // Schema fields left null on purpose, with why ("dataset": "a placeholder
+  // path /path/to/data"): a value the code does not fix stays unknown.
+  std::vector<std::pair<std::string, std::string>> unresolved;
   double confidence = 0.0;  // [0, 1]
 };
 

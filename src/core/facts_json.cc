@@ -68,7 +68,10 @@ Json ToJson(const WorkloadMetadata& m) {
   Json fields = Json::object();
   for (const auto& s : m.sources)
     fields[s.field] = {{"file", s.file}, {"line", s.line}};
-  j["provenance"] = {{"files_read", m.files_read},
+  Json unresolved = Json::object();
+  for (const auto& [field, why] : m.unresolved) unresolved[field] = why;
+  j["provenance"] = {{"unresolved", unresolved},
+                     {"files_read", m.files_read},
                      {"extractor", m.extractor},
                      {"fields", fields}};
   j["confidence"] = m.confidence;

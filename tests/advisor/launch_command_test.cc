@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "advisor/launch_command.h"
+#include "advisor/shell_script.h"
 
 namespace schedmate {
 namespace {
@@ -37,7 +38,7 @@ TEST(LaunchCommand, Launchers) {
   ASSERT_TRUE(a.ok());
   EXPECT_EQ(a->launcher, "accelerate");
   EXPECT_EQ(a->entry, "scripts/sft.py");
-  EXPECT_EQ(a->config_file, "acc.yaml");
+  EXPECT_EQ(a->launcher_config, "acc.yaml");
   EXPECT_EQ(a->nproc_per_node, 8);
 
   auto py = ParseLaunchCommand("python -m torch.distributed.launch --nproc_per_node 2 main.py --batch-size 64");
@@ -66,11 +67,11 @@ TEST(LaunchCommand, QuotingErrorsAndShellScripts) {
   EXPECT_FALSE(ParseLaunchCommand("python train.py 'unterminated").ok());
   EXPECT_FALSE(ParseLaunchCommand("rm -rf /").ok());
   EXPECT_FALSE(ParseLaunchCommand("").ok());
-  auto line = FindLaunchInShellScript(
+  auto line = FindShellLaunch(
       "#!/bin/bash\nset -e\n# torchrun old.py\nexport NCCL_DEBUG=INFO\ntorchrun --nproc_per_node=$NGPU \\\n"
-      "    train.py \\\n    --lr 1e-4\necho done\n");
+      "    train.py \\\n    --lr 1e-4\necho done\n", {});
   ASSERT_TRUE(line.has_value());
-  auto spec = ParseLaunchCommand(*line);
+  auto spec = ParseLaunchCommand(line->line);
   ASSERT_TRUE(spec.ok());
   EXPECT_EQ(spec->entry, "train.py");
   EXPECT_EQ(*spec->Override("lr"), "1e-4");

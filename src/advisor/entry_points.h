@@ -1,0 +1,24 @@
+// Console-script entry points a repository declares (setup.py
+// `entry_points={"console_scripts": ["fairseq-train = fairseq_cli.train:cli_main"]}`,
+// setup.cfg, pyproject.toml `[project.scripts]`), so that a launch command
+// like `fairseq-train …` or `yolo train …` reaches its Python module.
+#ifndef SCHEDMATE_ADVISOR_ENTRY_POINTS_H_
+#define SCHEDMATE_ADVISOR_ENTRY_POINTS_H_
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace schedmate {
+
+struct EntryPoint {
+  std::string module;    // "fairseq_cli.train"
+  std::string function;  // "cli_main" ("" when not given)
+};
+
+// name → entry point, from the text of a setup.py, setup.cfg or pyproject.toml.
+std::map<std::string, EntryPoint> ParseConsoleScripts(std::string_view text);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_ADVISOR_ENTRY_POINTS_H_

@@ -1,0 +1,226 @@
+#include "advisor/field_keys.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <set>
+
+namespace schedmate {
+namespace {
+
+using Words = std::vector<std::string>;
+
+bool Has(const Words& w, std::string_view x) { return std::find(w.begin(), w.end(), x) != w.end(); }
+
+bool HasAny(const Words& w, std::initializer_list<std::string_view> xs) {
+  for (auto x : xs)
+    if (Has(w, x)) return true;
+  return false;
+}
+
+bool AllIn(const Words& w, std::initializer_list<std::string_view> xs) {
+  if (w.empty()) return false;
+  for (const auto& x : w)
+    if (std::find(xs.begin(), xs.end(), x) == xs.end()) return false;
+  return true;
+}
+
+bool Is(const Words& w, std::initializer_list<std::string_view> xs) {
+  if (w.size() != xs.size()) return false;
+  size_t i = 0;
+  for (auto x : xs)
+    if (w[i++] != x) return false;
+  return true;
+}
+
+// Words that make a key about something other than the training run's own
+// value: evaluation, warm-up, schedules, logging and checkpoint cadence.
+bool NotTheRunsValue(const Words& w) {
+  return HasAny(w, {"eval", "evaluation", "val", "valid", "validation", "test", "testing", "dev", "warmup", "warm",
+                    "decay", "min", "minimum", "final", "end", "start", "log", "logging", "save", "saving", "ckpt",
+                    "checkpoint", "print", "sample", "sampling", "gen", "generation", "infer", "inference", "predict",
+                    "prediction", "every", "interval", "freq", "frequency", "patience", "accumulation", "accumulate",
+                    "accum", "cooldown", "resume", "drop", "mult", "multiplier", "scale", "factor", "ratio", "ema",
+                    "teacher", "critic", "disc", "discriminator", "reward", "ref", "rollout", "lrf", "offset", "delay",
+                    "display", "vis", "visual", "viz", "plot", "report", "debug", "stop", "restart", "cycle"});
+}
+
+bool ParentsExcluded(const Words& parents) {
+  return HasAny(parents, {"eval", "evaluation", "val", "valid", "validation", "test", "testing", "dev", "predict",
+                          "inference", "infer", "teacher", "ema", "reward", "critic", "ref", "scheduler", "lr_scheduler",
+                          "warmup", "visualization", "visualizer", "logger", "callbacks", "hooks", "sampler", "sampling",
+                          "generation"});
+}
+
+KeyField Batch(const Words& w) {
+  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode"})) return {};
+  bool batch = Has(w, "batch") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
+               Is(w, {"samples", "per", "gpu"}) || Is(w, {"mbs"}) || Is(w, {"gbs"});
+  if (!batch) return {};
+  if (HasAny(w, {"micro", "device", "gpu", "local", "mbs"}) || (Has(w, "per") && !Has(w, "ims"))) return {"batch_size", 3};
+  if (HasAny(w, {"global", "total", "effective", "gbs"})) return {"batch_size", 1};
+  return {"batch_size", 2};
+}
+
+KeyField Steps(const Words& w) {
+  static const std::set<std::string> kUnits = {"steps", "step", "iters", "iter", "iterations", "iteration",
+                                               "updates", "update", "timesteps", "kimg"};
+  std::string unit;
+  for (const auto& x : w)
+    if (kUnits.count(x)) unit = x;
+  if (unit.empty() || HasAny(w, {"per", "size", "lr", "gamma", "schedule", "milestones"})) return {};
+  if (unit == "timesteps" && !HasAny(w, {"total", "max"})) return {};  // a diffusion's noise steps
+  if (unit == "step" && w.size() == 1) return {};                       // --step: ambiguous
+  static const std::set<std::string> kPrefix = {"max", "num", "total", "train", "training", "n", "nb", "number", "k",
+                                                "steps", "iters", "iterations", "updates", "kimg", "opt", "optim"};
+  for (const auto& x : w)
+    if (!kPrefix.count(x) && !kUnits.count(x)) return {};
+  bool strong = HasAny(w, {"max", "total", "train", "training"}) || unit == "kimg";
+  return {"steps", strong ? 3 : 2};
+}
+
+KeyField Epochs(const Words& w) {
+  if (!HasAny(w, {"epochs", "epoch", "nepoch", "nepochs", "epoches"})) return {};
+  if (HasAny(w, {"per", "size", "lr", "milestones", "length", "len"})) return {};
+  static const std::set<std::string> kOk = {"max", "num", "total", "train", "training", "n", "nb", "number",
+                                            "epochs", "epoch", "nepoch", "nepochs", "epoches"};
+  for (const auto& x : w)
+    if (!kOk.count(x)) return {};
+  if (Is(w, {"epoch"})) return {"epochs", 1};
+  return {"epochs", HasAny(w, {"max", "num", "train", "total"}) ? 3 : 2};
+}
+
+KeyField LearningRate(const Words& w) {
+  if (HasAny(w, {"scheduler", "sched", "policy", "type", "lrs", "backbone", "head", "embed", "embedding"})) return {};
+  if (Is(w, {"lr"}) || Is(w, {"learning", "rate"}) || Is(w, {"lr0"}) || Is(w, {"lr", "rate"})) return {"learning_rate", 2};
+  if (Is(w, {"base", "lr"}) || Is(w, {"base", "learning", "rate"})) return {"learning_rate", 3};
+  if (w.size() == 2 && HasAny(w, {"max", "peak", "init", "initial", "train", "optimizer", "opt", "adam", "sgd"}) &&
+      HasAny(w, {"lr"}))
+    return {"learning_rate", 2};
+  if (w.size() == 3 && HasAny(w, {"max", "peak", "init", "initial", "train"}) && Has(w, "learning") && Has(w, "rate"))
+    return {"learning_rate", 2};
+  return {};
+}
+
+KeyField ModelName(const Words& w, const Words& parent_last) {
+  if (Is(w, {"model", "name", "or", "path"}) || Is(w, {"pretrained", "model", "name", "or", "path"}) ||
+      Is(w, {"base", "model"}) || Is(w, {"model", "id"}) || Is(w, {"base", "model", "name"}))
+    return {"model_name", 3};
+  if (Is(w, {"model"}) || Is(w, {"model", "name"}) || Is(w, {"arch"}) || Is(w, {"architecture"}) ||
+      Is(w, {"model", "arch"}) || Is(w, {"model", "architecture"}) || Is(w, {"model", "type"}) ||
+      Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}))
+    return {"model_name", 2};
+  if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
+      Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}))
+    return {"model_name", 1};
+  bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args"}) &&
+                      HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone"});
+  if (model_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"arch"}) || Is(w, {"name", "or", "path"}) ||
+                       Is(w, {"pretrained", "model", "name", "or", "path"}) || Is(w, {"id"}) ||
+                       Is(w, {"path"}) || Is(w, {"target"})))
+    return {"model_name", Has(parent_last, "backbone") ? 1 : 2};
+  return {};
+}
+
+KeyField Dataset(const Words& w, const Words& parent_last) {
+  if (Is(w, {"dataset"}) || Is(w, {"dataset", "name"}) || Is(w, {"data", "name"}) || Is(w, {"dataset", "type"}) ||
+      Is(w, {"train", "dataset"}) || Is(w, {"train", "dataset", "name"}) || Is(w, {"datasets"}) ||
+      Is(w, {"dataset", "id"}) || Is(w, {"task", "name"}) || Is(w, {"data", "set"}))
+    return {"dataset", 3};
+  if (Is(w, {"data"}) || Is(w, {"data", "path"}) || Is(w, {"data", "dir"}) || Is(w, {"train", "file"}) ||
+      Is(w, {"train", "data"}) || Is(w, {"dataset", "path"}) || Is(w, {"train", "data", "path"}) ||
+      Is(w, {"data", "file"}) || Is(w, {"dataset", "dir"}) || Is(w, {"train", "dir"}) || Is(w, {"data", "config"}) ||
+      Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}))
+    return {"dataset", 2};
+  if (Is(w, {"data", "root"}) || Is(w, {"root"}) || Is(w, {"dataroot"}) || Is(w, {"data", "prefix"}))
+    return {"dataset", Is(w, {"root"}) && !HasAny(parent_last, {"data", "dataset", "train"}) ? 0 : 1};
+  bool data_parent = AllIn(parent_last, {"data", "dataset", "datasets", "train", "dataloader", "training", "loader", "cfg", "config", "args"}) &&
+                     HasAny(parent_last, {"data", "dataset", "datasets"});
+  if (data_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"target"})))
+    return {"dataset", 2};
+  return {};
+}
+
+KeyField Precision(const Words& w, const Words& parent_last) {
+  if (Is(w, {"precision"}) || Is(w, {"mixed", "precision"}) || Is(w, {"amp", "dtype"}) ||
+      Is(w, {"compute", "dtype"}) || Is(w, {"train", "dtype"}) || Is(w, {"dtype"}) || Is(w, {"autocast", "dtype"}))
+    return {"precision", Is(w, {"dtype"}) ? 1 : 2};
+  if (Is(w, {"fp16"}) || Is(w, {"use", "fp16"}) || Is(w, {"half"}) || Is(w, {"fp16", "enabled"}) ||
+      (Is(w, {"enabled"}) && Has(parent_last, "fp16")) || Is(w, {"float16"}))
+    return {"fp16", 2};
+  if (Is(w, {"bf16"}) || Is(w, {"use", "bf16"}) || Is(w, {"bf16", "enabled"}) || Is(w, {"bfloat16"}) ||
+      (Is(w, {"enabled"}) && HasAny(parent_last, {"bf16", "bfloat16"})))
+    return {"bf16", 2};
+  if (Is(w, {"amp"}) || Is(w, {"use", "amp"}) || Is(w, {"enable", "amp"}) || Is(w, {"mixed"}) ||
+      Is(w, {"autocast"}) || Is(w, {"use", "mixed", "precision"}) || (Is(w, {"enabled"}) && Has(parent_last, "amp")))
+    return {"amp", 2};
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> KeyWords(std::string_view key) {
+  std::vector<std::string> out;
+  std::string cur;
+  char prev = 0;
+  for (char c : key) {
+    bool alnum = std::isalnum(static_cast<unsigned char>(c));
+    if (!alnum) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      // camelCase boundary: "perDevice" → per, device
+      if (std::isupper(static_cast<unsigned char>(c)) && std::islower(static_cast<unsigned char>(prev)) && !cur.empty()) {
+        out.push_back(cur);
+        cur.clear();
+      }
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    prev = c;
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+KeyField ClassifyKey(std::string_view key) {
+  while (!key.empty() && (key[0] == '-' || key[0] == '+' || key[0] == '~')) key.remove_prefix(1);
+  size_t dot = key.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? key : key.substr(dot + 1);
+  std::string_view parents = dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
+  Words w = KeyWords(last);
+  Words parent_words = KeyWords(parents);
+  Words parent_last;
+  if (!parents.empty()) {
+    size_t pdot = parents.rfind('.');
+    parent_last = KeyWords(pdot == std::string_view::npos ? parents : parents.substr(pdot + 1));
+  }
+  if (w.empty() || w.size() > 6) return {};
+  if (ParentsExcluded(parent_words)) return {};
+  if (KeyField k = Precision(w, parent_last); !k.field.empty()) return k;
+  if (NotTheRunsValue(w)) return {};
+  for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last)})
+    if (!k.field.empty()) return k;
+  static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {
+      {{"devices"}, "devices"},        {{"gpus"}, "devices"},          {{"num", "gpus"}, "devices"},
+      {{"n", "gpu"}, "devices"},       {{"ngpus"}, "devices"},         {{"n", "gpus"}, "devices"},
+      {{"gpus", "per", "node"}, "devices"}, {{"nproc", "per", "node"}, "devices"},
+      {{"num", "nodes"}, "num_nodes"}, {{"nnodes"}, "num_nodes"},      {{"num", "machines"}, "num_nodes"},
+      {{"d", "model"}, "d_model"},     {{"hidden", "size"}, "d_model"}, {{"n", "embd"}, "d_model"},
+      {{"embed", "dim"}, "d_model"},   {{"hidden", "dim"}, "d_model"},  {{"n", "layer"}, "num_layers"},
+      {{"num", "layers"}, "num_layers"}, {{"num", "hidden", "layers"}, "num_layers"}, {{"n", "layers"}, "num_layers"},
+      {{"depth"}, "num_layers"},       {{"seq", "len"}, "seq_len"},    {{"seq", "length"}, "seq_len"},
+      {{"max", "seq", "length"}, "seq_len"}, {{"block", "size"}, "seq_len"}, {{"max", "length"}, "seq_len"},
+      {{"context", "length"}, "seq_len"}, {{"max", "seq", "len"}, "seq_len"}, {{"num", "workers"}, "num_workers"},
+      {{"workers"}, "num_workers"},    {{"dataloader", "num", "workers"}, "num_workers"},
+      {{"num", "processes"}, "devices"}};
+  for (const auto& [words, field] : kSimple) {
+    if (w.size() != words.size()) continue;
+    size_t i = 0;
+    bool eq = true;
+    for (auto x : words) eq = eq && w[i++] == x;
+    if (eq) return {field, 2};
+  }
+  return {};
+}
+
+}  // namespace schedmate

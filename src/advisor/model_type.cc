@@ -1,0 +1,121 @@
+#include "advisor/model_type.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+namespace schedmate {
+namespace {
+
+struct Entry {
+  std::string kind, word, type;
+  double weight = 0;
+};
+
+const std::vector<Entry>& Lexicon() {
+  static const std::vector<Entry> lexicon = [] {
+    std::vector<Entry> out;
+    std::string_view text = DefaultModelTypeLexicon();
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+      pos = nl == std::string_view::npos ? text.size() : nl + 1;
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> cols;
+      size_t s = 0;
+      while (s <= line.size()) {
+        size_t t = line.find('\t', s);
+        cols.emplace_back(line.substr(s, t == std::string_view::npos ? std::string_view::npos : t - s));
+        if (t == std::string_view::npos) break;
+        s = t + 1;
+      }
+      if (cols.size() == 4) out.push_back({cols[0], cols[1], cols[2], std::atof(cols[3].c_str())});
+    }
+    return out;
+  }();
+  return lexicon;
+}
+
+// Lower-case alphanumeric words; "Meta-Llama-3-8B" → meta, llama, 3, 8b.
+// Underscored words are also kept whole ("faster_rcnn").
+std::vector<std::string> Words(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur, whole;
+  auto flush = [&] {
+    if (!cur.empty()) out.push_back(cur);
+    cur.clear();
+  };
+  for (char c : s) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) {
+      cur += static_cast<char>(std::tolower(u));
+      whole += static_cast<char>(std::tolower(u));
+    } else if (c == '_') {
+      flush();
+      whole += '_';
+    } else {
+      flush();
+      if (whole.find('_') != std::string::npos) out.push_back(whole);
+      whole.clear();
+    }
+  }
+  flush();
+  if (whole.find('_') != std::string::npos) out.push_back(whole);
+  return out;
+}
+
+}  // namespace
+
+ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
+  std::map<std::string, double> score;
+  ModelTypeGuess g;
+  auto add = [&](const Entry& x, const std::string& what) {
+    score[x.type] += x.weight;
+    if (x.weight > 0 && g.why.size() < 16) g.why.push_back(x.kind + ":" + what);
+  };
+  // Per word, only the longest lexicon word it begins with counts ("dino" is
+  // not also "din").
+  auto by_prefix = [&](const std::string& kind, const std::vector<std::string>& words) {
+    for (const auto& w : words) {
+      size_t best = 0;
+      for (const auto& x : Lexicon())
+        if (x.kind == kind && w.rfind(x.word, 0) == 0) best = std::max(best, x.word.size());
+      if (best == 0) continue;
+      for (const auto& x : Lexicon())
+        if (x.kind == kind && x.word.size() == best && w.rfind(x.word, 0) == 0) add(x, w);
+    }
+  };
+  by_prefix("name", Words(e.model_name));
+  by_prefix("data", Words(e.dataset));
+  std::vector<std::string> path_words;
+  for (const auto& p : e.paths)
+    for (auto& w : Words(p)) path_words.push_back(w);
+  std::sort(path_words.begin(), path_words.end());
+  path_words.erase(std::unique(path_words.begin(), path_words.end()), path_words.end());
+  for (const auto& x : Lexicon()) {
+    if (x.kind == "path" && std::binary_search(path_words.begin(), path_words.end(), x.word)) add(x, x.word);
+    if (x.kind == "import" && e.imports.count(x.word)) add(x, x.word);
+    if (x.kind == "call")
+      for (const auto& c : e.callees)
+        if (c.find(x.word) != std::string::npos) {
+          add(x, x.word);
+          break;
+        }
+  }
+  for (const auto& [type, s] : score) {
+    if (s > g.score) {
+      g.runner_up = g.score;
+      g.score = s;
+      g.type = type;
+    } else if (s > g.runner_up) {
+      g.runner_up = s;
+    }
+  }
+  if (g.score <= 0) g.type.clear();
+  if (g.type == "llm-pretrain" && score["llm-sft"] > 0) g.type = "llm-sft";
+  return g;
+}
+
+}  // namespace schedmate

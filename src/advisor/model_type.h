@@ -1,0 +1,36 @@
+// A run's model type (docs/advisor-real-corpus.md vocabulary) from the
+// evidence the extractor gathered — the model name's words, the classes and
+// functions the code calls or defines, the packages it imports, the dataset
+// and the entry point's path — weighed through a lexicon compiled in from
+// data/model_type_lexicon.tsv. Empty when nothing in the lexicon speaks.
+#ifndef SCHEDMATE_ADVISOR_MODEL_TYPE_H_
+#define SCHEDMATE_ADVISOR_MODEL_TYPE_H_
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedmate {
+
+struct ModelTypeEvidence {
+  std::string model_name;
+  std::string dataset;
+  std::vector<std::string> callees;  // called or defined names
+  std::set<std::string> imports;     // top-level packages
+  std::vector<std::string> paths;    // entry point and config files
+};
+
+struct ModelTypeGuess {
+  std::string type;  // "" when unknown
+  double score = 0, runner_up = 0;
+  std::vector<std::string> why;  // "name:llama", "call:get_peft_model", …
+};
+
+ModelTypeGuess GuessModelType(const ModelTypeEvidence& e);
+
+std::string_view DefaultModelTypeLexicon();  // data/model_type_lexicon.tsv
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_ADVISOR_MODEL_TYPE_H_

@@ -1,0 +1,261 @@
+#include "advisor/shell_script.h"
+
+#include <cctype>
+#include <cstdlib>
+
+#include "advisor/launch_command.h"
+
+namespace schedmate {
+namespace {
+
+bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::optional<int> ToInt(const std::string& s) {
+  if (s.empty() || s.size() > 6) return std::nullopt;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  return std::atoi(s.c_str());
+}
+
+std::string Lookup(const std::string& name, const std::map<std::string, std::string>& vars,
+                   const std::vector<std::string>& positional, bool* known) {
+  *known = true;
+  if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+    size_t i = static_cast<size_t>(std::atoi(name.c_str()));
+    if (i >= 1 && i <= positional.size()) return positional[i - 1];
+    *known = false;
+    return "";
+  }
+  if (name == "@" || name == "*") {
+    std::string all;
+    for (const auto& p : positional) all += (all.empty() ? "" : " ") + p;
+    return all;
+  }
+  auto it = vars.find(name);
+  if (it != vars.end()) return it->second;
+  *known = false;
+  return "";
+}
+
+// Logical lines: continuations joined; each keeps its first physical line number.
+std::vector<std::pair<std::string, int>> LogicalLines(std::string_view script) {
+  std::vector<std::pair<std::string, int>> out;
+  std::string cur;
+  int start = 0, no = 0;
+  size_t pos = 0;
+  while (pos <= script.size()) {
+    size_t nl = script.find('\n', pos);
+    std::string_view line = script.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    ++no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (cur.empty()) start = no;
+    if (!line.empty() && line.back() == '\\') {
+      cur += std::string(line.substr(0, line.size() - 1)) + " ";
+    } else {
+      cur += std::string(line);
+      out.emplace_back(std::move(cur), start);
+      cur.clear();
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+    if (out.size() > 20000) break;
+  }
+  return out;
+}
+
+std::string Trim(std::string s) {
+  size_t a = s.find_first_not_of(" \t");
+  if (a == std::string::npos) return "";
+  size_t b = s.find_last_not_of(" \t");
+  return s.substr(a, b - a + 1);
+}
+
+// `NAME=value` (optionally after export/local/declare): the name and the raw value.
+std::optional<std::pair<std::string, std::string>> Assignment(const std::string& line) {
+  std::string l = line;
+  for (const char* kw : {"export ", "local ", "declare ", "readonly "})
+    if (l.rfind(kw, 0) == 0) l = Trim(l.substr(std::string(kw).size()));
+  size_t i = 0;
+  while (i < l.size() && IsNameChar(l[i])) ++i;
+  if (i == 0 || i >= l.size() || l[i] != '=' || std::isdigit(static_cast<unsigned char>(l[0]))) return std::nullopt;
+  std::string value = l.substr(i + 1);
+  // A value is one shell word; `X=1 python …` is a prefixed command, not an assignment.
+  auto words = ShellSplit(value);
+  if (!words.ok()) return std::nullopt;
+  if (words->size() > 1) {
+    // Trailing comments are fine: X=1  # note
+    if ((*words)[1].empty() || (*words)[1][0] != '#') return std::nullopt;
+  }
+  std::string name = l.substr(0, i);
+  if (value.rfind("$(", 0) == 0 || value.rfind("`", 0) == 0) return std::make_pair(name, std::string("$(...)"));
+  return std::make_pair(name, words->empty() ? std::string() : (*words)[0]);
+}
+
+void ReadResourceDirective(const std::string& line, ShellLaunch* out) {
+  // #SBATCH --nodes=2 / -N 2 / --gres=gpu:8 / --gpus-per-node=8 / --ntasks-per-node=8 / --gpus=16
+  std::string body = Trim(line.substr(7));
+  auto words = ShellSplit(body);
+  if (!words.ok()) return;
+  for (size_t i = 0; i < words->size(); ++i) {
+    std::string w = (*words)[i], v;
+    size_t eq = w.find('=');
+    if (eq != std::string::npos) {
+      v = w.substr(eq + 1);
+      w = w.substr(0, eq);
+    } else if (i + 1 < words->size()) {
+      v = (*words)[i + 1];
+    }
+    if (w == "--nodes" || w == "-N") {
+      if (auto n = ToInt(v)) out->nodes = *n;
+    } else if (w == "--gpus-per-node" || w == "--gpus-per-task" || w == "--ntasks-per-node") {
+      std::string n = v.substr(v.rfind(':') == std::string::npos ? 0 : v.rfind(':') + 1);
+      if (auto k = ToInt(n); k && (w != "--ntasks-per-node" || !out->gpus_per_node)) out->gpus_per_node = *k;
+    } else if (w == "--gres") {
+      size_t g = v.find("gpu");
+      size_t colon = v.rfind(':');
+      if (g != std::string::npos && colon != std::string::npos && colon > g)
+        if (auto k = ToInt(v.substr(colon + 1))) out->gpus_per_node = *k;
+    } else if (w == "--gpus" || w == "-G") {
+      std::string n = v.substr(v.rfind(':') == std::string::npos ? 0 : v.rfind(':') + 1);
+      if (auto k = ToInt(n)) out->total_gpus = *k;
+    }
+  }
+}
+
+}  // namespace
+
+std::string ExpandShellVars(std::string_view text, const std::map<std::string, std::string>& vars,
+                            const std::vector<std::string>& positional) {
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < text.size() && out.size() < (1u << 16); ++i) {
+    char c = text[i];
+    if (c == '\'' && quote != '"') quote = quote == '\'' ? 0 : '\'';
+    if (c == '"' && quote != '\'') quote = quote == '"' ? 0 : '"';
+    if (c != '$' || quote == '\'' || i + 1 >= text.size()) {
+      out += c;
+      continue;
+    }
+    char n = text[i + 1];
+    bool known = false;
+    if (n == '{') {
+      size_t close = text.find('}', i + 2);
+      if (close == std::string_view::npos) {
+        out += c;
+        continue;
+      }
+      std::string inner(text.substr(i + 2, close - i - 2));
+      size_t j = 0;
+      while (j < inner.size() && (IsNameChar(inner[j]) || inner[j] == '@' || inner[j] == '*')) ++j;
+      std::string name = inner.substr(0, j), rest = inner.substr(j);
+      std::string v = Lookup(name, vars, positional, &known);
+      if (rest.rfind(":-", 0) == 0 || rest.rfind(":=", 0) == 0) {
+        if (v.empty()) v = ExpandShellVars(rest.substr(2), vars, positional);
+      } else if (rest.rfind("-", 0) == 0 || rest.rfind("=", 0) == 0) {
+        if (!known) v = ExpandShellVars(rest.substr(1), vars, positional);
+      }
+      out += v;
+      i = close;
+    } else if (n == '(') {
+      out += c;  // command substitution: left as is
+    } else if (IsNameChar(n) || n == '@' || n == '*') {
+      size_t j = i + 1;
+      if (std::isdigit(static_cast<unsigned char>(n)) || n == '@' || n == '*') {
+        j = i + 2;
+      } else {
+        while (j < text.size() && IsNameChar(text[j])) ++j;
+      }
+      out += Lookup(std::string(text.substr(i + 1, j - i - 1)), vars, positional, &known);
+      i = j - 1;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
+  ShellLaunch out;
+  std::optional<ShellLaunch> first;
+  std::string chdir;
+  std::map<std::string, std::string> vars = ctx.env;
+  for (const auto& [raw, no] : LogicalLines(script)) {
+    std::string line = Trim(raw);
+    if (line.rfind("#SBATCH", 0) == 0 || line.rfind("#PBS", 0) == 0) {
+      ReadResourceDirective(line.rfind("#PBS", 0) == 0 ? "#SBATCH" + line.substr(4) : line, &out);
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    // `: ${X:=1}` and `: "${X:=1}"` set X when unset.
+    if (line.rfind(": ", 0) == 0) {
+      size_t a = line.find("${");
+      size_t eq = line.find(":=", a == std::string::npos ? 0 : a);
+      size_t close = line.find('}', eq == std::string::npos ? 0 : eq);
+      if (a != std::string::npos && eq != std::string::npos && close != std::string::npos) {
+        std::string name = line.substr(a + 2, eq - a - 2);
+        if (vars.find(name) == vars.end() || vars[name].empty())
+          vars[name] = ExpandShellVars(line.substr(eq + 2, close - eq - 2), vars, ctx.positional);
+      }
+      continue;
+    }
+    // for X in a b c; do → X is its first value.
+    if (line.rfind("for ", 0) == 0) {
+      auto words = ShellSplit(ExpandShellVars(line, vars, ctx.positional));
+      if (words.ok() && words->size() >= 4 && (*words)[2] == "in") {
+        std::string first = (*words)[3];
+        if (!first.empty() && first.back() == ';') first.pop_back();
+        if (first != ";" && first != "do") vars[(*words)[1]] = first;
+      }
+      continue;
+    }
+    if (auto as = Assignment(line)) {
+      if (as->second != "$(...)") vars[as->first] = ExpandShellVars(as->second, vars, ctx.positional);
+      continue;
+    }
+    std::string expanded = ExpandShellVars(line, vars, ctx.positional);
+    if (expanded.rfind("cd ", 0) == 0) {
+      auto words = ShellSplit(expanded);
+      if (words.ok() && words->size() >= 2 && (*words)[1] != "-" && (*words)[1][0] != '$') {
+        std::string d = (*words)[1];
+        chdir = d[0] == '/' || d[0] == '~' ? "" : (chdir.empty() ? d : chdir + "/" + d);
+      }
+      if (expanded.find("&&") == std::string::npos) continue;
+    }
+    auto spec = ParseLaunchCommand(expanded);
+    if (!spec.ok()) continue;
+    ShellLaunch cand = out;
+    cand.line = expanded;
+    cand.line_no = no;
+    cand.is_shell = spec->entry_kind == LaunchSpec::Entry::kShell;
+    cand.vars = vars;
+    cand.chdir = chdir;
+    if (!LooksLikeSideStep(spec->entry)) return cand;
+    if (!first) first = std::move(cand);
+  }
+  if (first) {
+    first->gpus_per_node = out.gpus_per_node;
+    first->nodes = out.nodes;
+    first->total_gpus = out.total_gpus;
+  }
+  return first;
+}
+
+bool LooksLikeSideStep(const std::string& entry) {
+  std::string e;
+  for (char c : entry) e += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  size_t slash = e.rfind('/');
+  std::string base = slash == std::string::npos ? e : e.substr(slash + 1);
+  if (base == "pip" || base == "venv" || base == "setup.py" || e == "pip" || e.rfind("pip.", 0) == 0 ||
+      e.rfind("spacy", 0) == 0 || e.rfind("nltk", 0) == 0 || e.rfind("huggingface_hub", 0) == 0)
+    return true;
+  if (base.find("train") != std::string::npos || base.find("finetune") != std::string::npos ||
+      base.find("fine_tune") != std::string::npos || base.find("pretrain") != std::string::npos)
+    return false;
+  for (const char* w : {"download", "prepare", "preprocess", "prepro", "convert", "install", "eval", "test",
+                        "export", "infer", "predict", "generate", "sample", "inspect", "merge", "tokeniz", "build_",
+                        "make_", "extract", "split", "plot", "visual", "demo", "bench"})
+    if (base.find(w) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace schedmate
