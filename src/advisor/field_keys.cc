@@ -53,7 +53,7 @@ bool ParentsExcluded(const Words& parents) {
 }
 
 KeyField Batch(const Words& w) {
-  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode"})) return {};
+  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference"})) return {};
   bool batch = Has(w, "batch") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
                Is(w, {"samples", "per", "gpu"}) || Is(w, {"mbs"}) || Is(w, {"gbs"});
   if (!batch) return {};
@@ -113,7 +113,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
   if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
       Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}))
     return {"model_name", 1};
-  bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args"}) &&
+  bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args", "g"}) &&
                       HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone"});
   if (model_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"arch"}) || Is(w, {"name", "or", "path"}) ||
                        Is(w, {"pretrained", "model", "name", "or", "path"}) || Is(w, {"id"}) ||
@@ -122,7 +122,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
   return {};
 }
 
-KeyField Dataset(const Words& w, const Words& parent_last) {
+KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"dataset"}) || Is(w, {"dataset", "name"}) || Is(w, {"data", "name"}) || Is(w, {"dataset", "type"}) ||
       Is(w, {"train", "dataset"}) || Is(w, {"train", "dataset", "name"}) || Is(w, {"datasets"}) ||
       Is(w, {"dataset", "id"}) || Is(w, {"task", "name"}) || Is(w, {"data", "set"}))
@@ -132,10 +132,15 @@ KeyField Dataset(const Words& w, const Words& parent_last) {
       Is(w, {"data", "file"}) || Is(w, {"dataset", "dir"}) || Is(w, {"train", "dir"}) || Is(w, {"data", "config"}) ||
       Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}))
     return {"dataset", 2};
+  // Reinforcement learning trains on an environment.
+  if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||
+      Is(w, {"gym", "id"}) || Is(w, {"env", "type"}) || ((Is(w, {"id"}) || Is(w, {"name"})) && Is(parent_last, {"env"})))
+    return {"dataset", 2};
   if (Is(w, {"data", "root"}) || Is(w, {"root"}) || Is(w, {"dataroot"}) || Is(w, {"data", "prefix"}))
     return {"dataset", Is(w, {"root"}) && !HasAny(parent_last, {"data", "dataset", "train"}) ? 0 : 1};
-  bool data_parent = AllIn(parent_last, {"data", "dataset", "datasets", "train", "dataloader", "training", "loader", "cfg", "config", "args"}) &&
-                     HasAny(parent_last, {"data", "dataset", "datasets"});
+  bool data_parent = (AllIn(parent_last, {"data", "dataset", "datasets", "train", "dataloader", "training", "loader", "cfg", "config", "args"}) &&
+                      HasAny(parent_last, {"data", "dataset", "datasets"})) ||
+                     (AllIn(parent_last, {"train", "training", "params"}) && data_root);
   if (data_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"target"})))
     return {"dataset", 2};
   return {};
@@ -189,16 +194,28 @@ KeyField ClassifyKey(std::string_view key) {
   std::string_view parents = dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
   Words w = KeyWords(last);
   Words parent_words = KeyWords(parents);
+  // The nearest parent that is not a list index ("datasets.0.path" → datasets).
   Words parent_last;
-  if (!parents.empty()) {
-    size_t pdot = parents.rfind('.');
-    parent_last = KeyWords(pdot == std::string_view::npos ? parents : parents.substr(pdot + 1));
+  std::string_view rest = parents;
+  while (!rest.empty() && parent_last.empty()) {
+    size_t pdot = rest.rfind('.');
+    std::string_view seg = pdot == std::string_view::npos ? rest : rest.substr(pdot + 1);
+    bool numeric = !seg.empty() && std::all_of(seg.begin(), seg.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!numeric) parent_last = KeyWords(seg);
+    rest = pdot == std::string_view::npos ? std::string_view() : rest.substr(0, pdot);
   }
   if (w.empty() || w.size() > 6) return {};
   if (ParentsExcluded(parent_words)) return {};
+  if (HasAny(parent_words, {"preprocessor", "transform", "transforms", "pipeline", "collate", "collator", "processor",
+                            "augmentation", "aug", "tokenizer", "loss", "criterion", "metric", "metrics"}))
+    return {};
+  // The key's first segment is a data section ("data.params.train.target").
+  Words first_words = KeyWords(parents.substr(0, parents.find('.')));
+  bool data_root = AllIn(first_words, {"data", "dataset", "datasets", "train", "dataloader"}) &&
+                   HasAny(first_words, {"data", "dataset", "datasets"});
   if (KeyField k = Precision(w, parent_last); !k.field.empty()) return k;
   if (NotTheRunsValue(w)) return {};
-  for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last)})
+  for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;
   static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {
       {{"devices"}, "devices"},        {{"gpus"}, "devices"},          {{"num", "gpus"}, "devices"},

@@ -44,7 +44,7 @@ bool TakesValue(std::string_view launcher, std::string_view opt) {
       "--log_dir", "--log-dir", "--role", "--standalone_port", "--deepspeed_config", "-H", "--hosts",
       "--gpus-per-task", "--nodes", "--account", "-A", "--qos", "--output", "--error", "--ntasks-per-gpu",
       "-x", "--bind-to", "--map-by", "--mca", "--npernode", "-npernode", "--gpu_ids", "--gpu-ids",
-      "--dynamo_backend", "--num_cpu_threads_per_process", "--module", "--ssh_port", "--master_port"};
+      "--dynamo_backend", "--num_cpu_threads_per_process", "--ssh_port", "--master_port"};
   (void)launcher;
   for (auto v : kValued)
     if (opt == v) return true;
@@ -194,6 +194,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
     }
     return Status::Ok();
   };
+  bool module_flag = false;
   auto skip_options = [&](size_t j, std::string_view launcher) {
     while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") {
       std::string opt = words[j];
@@ -205,6 +206,9 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
         ++j;
       } else if (opt == "--standalone") {
         s.nnodes = 1;
+      } else if (opt == "--module" || opt == "-m") {
+        module_flag = true;
+        if (opt == "-m") return j;  // take_entry reads `-m module`
       }
       ++j;
     }
@@ -222,9 +226,16 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       if (s.launcher.empty()) s.launcher = "python";
       RETURN_IF_ERROR(take_entry(j));
     }
-  } else if (head == "torchrun" || head == "deepspeed") {
+  } else if (head == "torchrun" || head == "deepspeed" || head == "composer" ||
+             ((head == "fabric" || head == "lightning") && i + 1 < words.size() && words[i + 1] == "run")) {
     if (s.launcher.empty() || s.launcher == "srun" || s.launcher == "mpirun") s.launcher = std::string(head);
-    RETURN_IF_ERROR(take_entry(skip_options(i + 1, head)));
+    size_t j = i + 1;
+    if (head == "fabric" || head == "lightning") {
+      j = i + 2;
+      if (j < words.size() && words[j] == "model") ++j;  // lightning run model
+    }
+    RETURN_IF_ERROR(take_entry(skip_options(j, head)));
+    if (module_flag && s.entry_kind == LaunchSpec::Entry::kScript) s.entry_kind = LaunchSpec::Entry::kModule;
   } else if (head == "accelerate" && i + 1 < words.size() && words[i + 1] == "launch") {
     s.launcher = "accelerate";
     size_t j = skip_options(i + 2, "accelerate");

@@ -60,6 +60,10 @@ std::string NormalKey(std::string key) {
   return key;
 }
 
+bool ToCountText(const std::string& v) {
+  return !v.empty() && v.size() < 6 && std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 // Values that fix nothing: unset markers, shell and OmegaConf references
 // that could not be resolved, placeholders.
 bool IsUnset(const std::string& v) {
@@ -99,6 +103,18 @@ struct State {
     Candidate& v = values[key];
     if (prec >= v.precedence) v = {value, file, key, line, prec, 0, ++order};
     KeyField kf = ClassifyKey(key);
+    if (kf.field.empty()) {
+      // `--coco_path /x`, `imagenet_dir`: a key named after a known dataset;
+      // `resnet_depth 18`: a model family and its size.
+      std::vector<std::string> w = KeyWords(LastSegment(key));
+      if (w.size() == 2 && (w[1] == "path" || w[1] == "dir" || w[1] == "root" || w[1] == "folder") &&
+          LexiconWordIn("data", w[0]) == w[0])
+        SetField("dataset", key, w[0], file, line, prec, 2);
+      if (w.size() == 2 && (w[1] == "depth" || w[1] == "size" || w[1] == "variant") &&
+          LexiconWordIn("name", w[0]) == w[0] && ToCountText(value))
+        SetField("model_name", key, w[0] + value, file, line, prec, 2);
+      return;
+    }
     SetField(kf.field, key, value, file, line, prec, kf.specificity);
   }
 
@@ -530,21 +546,40 @@ std::vector<std::string> Names(const std::map<std::string, EntryPoint>& m) {
   return out;
 }
 
+// A script the command names: relative to where it runs or to the root; a
+// path behind an unknown variable (`${REPO_ROOT}/train.py`) or an absolute
+// path (`/workspace/proj/train.py`) is tried from its tail inwards.
+std::string FindFile(const State& st, std::string name) {
+  if (name.size() > 400) return "";
+  if (!name.empty() && name[0] == '$') {
+    size_t slash = name.find('/');
+    name = slash == std::string::npos ? "" : name.substr(slash + 1);
+  }
+  for (int strip = 0; strip < 6 && !name.empty(); ++strip) {
+    for (const std::string& base : {st.cwd, std::string()})
+      if (std::string p = JoinPath(base, name); !p.empty() && st.files.count(p)) return p;
+    if (name[0] != '/' && strip == 0 && name.find('$') == std::string::npos) break;
+    size_t slash = name.find('/', 1);
+    if (slash == std::string::npos) break;
+    name = name.substr(slash + 1);
+  }
+  return "";
+}
+
 // Through shell wrappers (their variables, positional arguments and #SBATCH
 // lines) to the Python launch.
 Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console) {
   for (int depth = 0; depth < 4 && l->spec.entry_kind == LaunchSpec::Entry::kShell; ++depth) {
-    std::string path;
-    for (const std::string& base : {st.cwd, std::string()})
-      if (st.files.count(JoinPath(base, l->spec.entry))) {
-        path = JoinPath(base, l->spec.entry);
-        break;
-      }
+    std::string path = FindFile(st, l->spec.entry);
     if (path.empty()) return InvalidArgument(l->spec.entry + ": wrapper script not in the repository");
+    if (std::find(st.read.begin(), st.read.end(), path) != st.read.end())
+      return InvalidArgument(path + ": the wrapper runs itself");
     auto script = st.Read(path);
     if (!script) return InvalidArgument(path + ": wrapper script unreadable");
     ShellContext ctx;
     ctx.positional = l->spec.args;
+    ctx.script_path = path;
+    ctx.console_scripts = console;
     for (const auto& [k, v] : l->spec.env) ctx.env[k] = v;
     auto found = FindShellLaunch(*script, ctx);
     if (!found) return InvalidArgument(path + ": launches no Python");
@@ -584,8 +619,7 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
         if (st.files.count(JoinPath(root, cand))) return JoinPath(root, cand);
     return InvalidArgument(module + ": module not found in the repository");
   }
-  for (const std::string& base : {st.cwd, std::string()})
-    if (st.files.count(JoinPath(base, spec.entry))) return JoinPath(base, spec.entry);
+  if (std::string p = FindFile(st, spec.entry); !p.empty()) return p;
   return InvalidArgument(spec.entry + ": entry point not found in the repository");
 }
 
@@ -608,7 +642,16 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   }
   for (const auto& c : configs) {
     auto p = ResolvePath(st, c, near, true);
-    if (p && *p != entry) ReadConfigFile(st, *p, kConfig, "", 0);
+    if (!p || *p == entry) continue;
+    ReadConfigFile(st, *p, kConfig, "", 0);
+    // The run's own config file often is the model's name (models/yolov9-c.yaml, mpt-125m.yaml).
+    std::string stem = p->substr(p->rfind('/') == std::string::npos ? 0 : p->rfind('/') + 1);
+    stem = stem.substr(0, stem.rfind('.'));
+    bool model_dir = false;
+    for (const auto& seg : KeyWords(DirOf(*p)))
+      model_dir = model_dir || seg == "models" || seg == "model" || seg == "arch" || seg == "archs" || seg == "networks";
+    if (model_dir) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 2);
+    else if (!LexiconWordIn("name", stem).empty()) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 1);
   }
   std::set<std::string> group_choices;  // overrides that pick a Hydra config group file
   std::string hpath = hydra.path, hname = hydra.name;
@@ -669,6 +712,9 @@ std::string Resolve(const State& st, std::string v, int depth = 0) {
   return Resolve(st, it->second.value, depth + 1);
 }
 
+std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
+int NameStrength(const std::string& v);
+
 // The winning value of a field: a non-library key first, then the most
 // specific key, then the highest precedence, then the latest read.
 const Candidate* Best(State& st, const std::string& field, bool numeric) {
@@ -678,22 +724,75 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
   auto rank = [](const Candidate& c) {
     return std::make_tuple(c.precedence > kLibrary, c.specificity, c.precedence, c.order);
   };
+  std::string why;
   for (auto& [k, c] : it->second) {
     c.value = Resolve(st, c.value);
     if (IsUnset(c.value)) continue;
     if (numeric && !ToNumber(c.value)) continue;
+    if (field == "model_name" || field == "dataset") {
+      if (!NameOf(c.value, field == "dataset", &why)) continue;
+      if (field == "model_name" && c.precedence >= 0) c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
+    }
     if (!best || rank(c) > rank(*best)) best = &c;
   }
   return best;
 }
 
+// A bare family name and its size beside it: ResNet + depth 50 → ResNet50,
+// vit + variant S/16 → vit-S/16.
+std::string WithVariant(const State& st, const Candidate& c, const std::string& name) {
+  bool bare = name.size() <= 12 && std::all_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
+  if (!bare) return name;
+  std::string parent = c.key.rfind('.') == std::string::npos ? "" : c.key.substr(0, c.key.rfind('.') + 1);
+  for (const char* k : {"depth", "variant", "size", "arch_size", "model_size", "num_layers"}) {
+    auto it = st.values.find(parent + k);
+    if (it == st.values.end() || IsUnset(it->second.value) || it->second.value.size() > 16) continue;
+    const std::string& v = it->second.value;
+    return name + (std::isdigit(static_cast<unsigned char>(v[0])) ? "" : "-") + v;
+  }
+  return name;
+}
+
+// Class names that wrap a dataset or model rather than name one.
+bool GenericName(const std::string& lower) {
+  static const std::set<std::string> k = {
+      "model", "models", "model_config", "config", "configs", "base", "default", "custom", "latest", "none",
+      "datamodulefromconfig", "concatdataset", "wrappeddataset", "dataset", "datasets", "datamodule",
+      "basedataset", "customdataset", "data", "true", "false", "yes", "no", "train", "test", "valid", "val",
+      "validation", "dummy", "fake", "main", "net", "network", "module", "lightningmodule", "trainer"};
+  return k.count(lower) > 0;
+}
+
 // A dataset or model value as a name: config-file stems and paths reduced to
-// the segment that names them; placeholders are no name.
-std::optional<std::string> NameOf(std::string v, std::string* why) {
-  while (!v.empty() && (v.back() == '/' || v.back() == ' ')) v.pop_back();
+// the segment that names them, Python class paths to the class, `name:opts`
+// to the name; placeholders are no name, unless they spell a known dataset.
+std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why) {
+  while (!v.empty() && (v.back() == '/' || v.back() == ' ' || v.back() == '"' || v.back() == '\'')) v.pop_back();
+  while (!v.empty() && (v[0] == ' ' || v[0] == '"' || v[0] == '\'')) v.erase(0, 1);
   std::string l = Lower(v);
+  if (l.empty() || v[0] == '@' || v[0] == '%' || GenericName(l)) {
+    *why = "'" + v + "' names no model or dataset";
+    return std::nullopt;
+  }
+  bool placeholder = l.find(' ') != std::string::npos || l.find("path/to") != std::string::npos ||
+                     l.find("path_to") != std::string::npos || l.find("your") != std::string::npos ||
+                     l.find('<') != std::string::npos || l.find('[') != std::string::npos;
+  if (placeholder) {
+    if (dataset)
+      if (std::string w = LexiconWordIn("data", v); !w.empty()) return w;
+    *why = "only a placeholder (" + v + ")";
+    return std::nullopt;
+  }
+  if (size_t scheme = v.find("://"); scheme != std::string::npos) v = v.substr(scheme + 3);
+  if (size_t colon = v.find(':'); colon != std::string::npos && colon > 0 && v.find('/') > colon) v = v.substr(0, colon);
+  // ldm.models.diffusion.ddpm.LatentDiffusion → LatentDiffusion
+  if (v.find('/') == std::string::npos && std::count(v.begin(), v.end(), '.') >= 2) {
+    std::string last = v.substr(v.rfind('.') + 1);
+    if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) v = last;
+  }
+  l = Lower(v);
   for (const char* ext : {".yaml", ".yml", ".json", ".jsonl", ".txt", ".py", ".tar", ".zip", ".csv", ".parquet",
-                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow"})
+                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow", ".gin"})
     if (EndsWith(l, ext)) {
       v = v.substr(0, v.size() - std::string(ext).size());
       l = Lower(v);
@@ -704,31 +803,47 @@ std::optional<std::string> NameOf(std::string v, std::string* why) {
   while (s <= v.size()) {
     size_t slash = v.find('/', s);
     std::string seg = v.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
-    if (!seg.empty() && seg != "." && seg != "..") segs.push_back(seg);
+    if (!seg.empty() && seg != "." && seg != ".." && seg != "~") segs.push_back(seg);
     if (slash == std::string::npos) break;
     s = slash + 1;
   }
   static const std::set<std::string> kGeneric = {"train", "training", "images", "imgs", "data", "raw", "processed",
                                                  "all", "dataset", "datasets", "input", "inputs", "files", "bin",
                                                  "shards", "tokenized", "output", "path", "dir", "root", "your_data",
-                                                 "mydata", "my_data", "corpus", "text", "jsonl", "json"};
-  // A path keeps the last segment that names something.
+                                                 "mydata", "my_data", "corpus", "text", "jsonl", "json", "data-bin",
+                                                 "home", "mnt", "tmp", "workspace", "content", "local", "scratch"};
+  // A path keeps the last segment that names something; a hub id (org/name) is kept whole.
   bool path = v.find('/') != std::string::npos && segs.size() > 1;
   bool hub_id = !path || (segs.size() == 2 && v[0] != '/' && v[0] != '.' && v.find("//") == std::string::npos);
-  if (hub_id && segs.size() == 2 && !kGeneric.count(Lower(segs[1]))) return v;  // org/name
+  if (hub_id && segs.size() == 2 && !kGeneric.count(Lower(segs[0])) && !kGeneric.count(Lower(segs[1]))) return v;
   while (!segs.empty() && kGeneric.count(Lower(segs.back()))) segs.pop_back();
   if (segs.empty()) {
     *why = "only a placeholder path (" + v + ")";
     return std::nullopt;
   }
   std::string name = segs.back();
+  if (dataset) {
+    // CocoDataset, ImageNetTrain, MNISTDataModule → the data's name.
+    for (const char* suffix : {"DataModule", "Dataset", "Train", "Data"})
+      if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix))
+        name = name.substr(0, name.size() - std::string(suffix).size());
+  }
   std::string ln = Lower(name);
-  if (ln.find("path_to") != std::string::npos || ln.find("your_") != std::string::npos || ln == "to" ||
-      ln.find("<") != std::string::npos || ln == "xxx" || ln == "foo") {
-    *why = "only a placeholder path (" + v + ")";
+  if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
+    *why = "'" + v + "' names no model or dataset";
     return std::nullopt;
   }
   return name;
+}
+
+// How much a value, by its form, looks like the run's model name: a
+// framework wrapper class (SRModel, VocosExp, EncDecCTCModel) names the
+// trainer, not the network.
+int NameStrength(const std::string& v) {
+  std::string last = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
+  for (const char* suffix : {"Model", "Module", "Exp", "Wrapper", "Task", "System", "Trainer", "Runner", "Pipeline"})
+    if (EndsWith(last, suffix) && last.size() > std::string(suffix).size()) return -2;
+  return 0;
 }
 
 std::optional<std::string> PrecisionOf(const std::string& v) {
@@ -799,8 +914,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
 
   if (const Candidate* c = Best(st, "model_name", false)) {
     std::string why;
-    if (auto n = NameOf(c->value, &why)) {
-      md.model_name = *n;
+    if (auto n = NameOf(c->value, false, &why)) {
+      md.model_name = WithVariant(st, *c, *n);
       note("model_name", *c);
     } else {
       unresolved("model_name", why);
@@ -810,7 +925,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   }
   if (const Candidate* c = Best(st, "dataset", false)) {
     std::string why;
-    if (auto n = NameOf(c->value, &why)) {
+    if (auto n = NameOf(c->value, true, &why)) {
       md.dataset = *n;
       note("dataset", *c);
     } else {
@@ -946,13 +1061,27 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
                                          const ExtractOptions& options) {
   State st{snapshot, options, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0, false};
   st.cwd = JoinPath("", options.workdir);
-  ASSIGN_OR_RETURN(FileTree tree, FileTreeTool(snapshot));
+  FileTreeOptions tree_options;  // the extractor needs paths only: a large monorepo is listed whole
+  tree_options.max_entries = 60000;
+  tree_options.max_depth = 12;
+  ASSIGN_OR_RETURN(FileTree tree, FileTreeTool(snapshot, tree_options));
   for (const auto& f : tree.files) st.files.insert(f.path);
   auto console = RepoConsoleScripts(st);
   std::vector<std::string> console_names = Names(console);
+  // The command is read as a small shell script: `export X=…` lines, `cd`,
+  // #SBATCH lines and chains before the launch.
   Launch l;
-  ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(command, console_names));
-  st.cwd = JoinPath(st.cwd, l.spec.chdir);
+  ShellContext ctx;
+  ctx.console_scripts = console_names;
+  auto found = FindShellLaunch(command, ctx);
+  if (!found) return ParseLaunchCommand(command, console_names).status().ok()
+                         ? InvalidArgument("the command launches nothing this extractor can follow")
+                         : ParseLaunchCommand(command, console_names).status();
+  ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(found->line, console_names));
+  l.sbatch_gpus_per_node = found->gpus_per_node;
+  l.sbatch_nodes = found->nodes;
+  l.sbatch_total_gpus = found->total_gpus;
+  st.cwd = JoinPath(st.cwd, JoinPath(found->chdir, l.spec.chdir));
   RETURN_IF_ERROR(UnwrapShell(st, &l, console_names));
   ASSIGN_OR_RETURN(std::string entry, FindEntry(st, &l, console));
   if (l.spec.entry_kind == LaunchSpec::Entry::kScript || l.spec.entry_kind == LaunchSpec::Entry::kModule)

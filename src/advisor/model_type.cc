@@ -68,6 +68,14 @@ std::vector<std::string> Words(std::string_view s) {
 
 }  // namespace
 
+std::string LexiconWordIn(std::string_view kind, std::string_view text) {
+  std::string best;
+  for (const auto& w : Words(text))
+    for (const auto& x : Lexicon())
+      if (x.kind == kind && x.word.size() > best.size() && x.word.size() >= 3 && w.rfind(x.word, 0) == 0) best = x.word;
+  return best;
+}
+
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   std::map<std::string, double> score;
   ModelTypeGuess g;

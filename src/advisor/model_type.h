@@ -29,7 +29,11 @@ struct ModelTypeGuess {
 
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e);
 
-std::string_view DefaultModelTypeLexicon();  // data/model_type_lexicon.tsv
+std::string_view DefaultModelTypeLexicon();
+
+// The longest lexicon word of `kind` ("name", "data") that begins one of the
+// words of `text` ("/path/to/imagenet-folder" → "imagenet"), or "".
+std::string LexiconWordIn(std::string_view kind, std::string_view text);  // data/model_type_lexicon.tsv
 
 }  // namespace schedmate
 

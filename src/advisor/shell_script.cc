@@ -20,6 +20,7 @@ std::optional<int> ToInt(const std::string& s) {
 std::string Lookup(const std::string& name, const std::map<std::string, std::string>& vars,
                    const std::vector<std::string>& positional, bool* known) {
   *known = true;
+  if (name == "0" && vars.count("0")) return vars.at("0");
   if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
     size_t i = static_cast<size_t>(std::atoi(name.c_str()));
     if (i >= 1 && i <= positional.size()) return positional[i - 1];
@@ -148,6 +149,7 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
       size_t j = 0;
       while (j < inner.size() && (IsNameChar(inner[j]) || inner[j] == '@' || inner[j] == '*')) ++j;
       std::string name = inner.substr(0, j), rest = inner.substr(j);
+      if (rest.rfind("[@]", 0) == 0 || rest.rfind("[*]", 0) == 0) rest = rest.substr(3);
       std::string v = Lookup(name, vars, positional, &known);
       if (rest.rfind(":-", 0) == 0 || rest.rfind(":=", 0) == 0) {
         if (v.empty()) v = ExpandShellVars(rest.substr(2), vars, positional);
@@ -174,13 +176,77 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
   return out;
 }
 
+// `$(dirname "$0")`, `$(dirname $0)`, `$(dirname ${BASH_SOURCE[0]})` → the script's directory.
+std::string ReplaceDirname(std::string line, const std::string& script_path) {
+  std::string dir = script_path.rfind('/') == std::string::npos ? "." : script_path.substr(0, script_path.rfind('/'));
+  for (size_t p = line.find("$(dirname"); p != std::string::npos; p = line.find("$(dirname", p + 1)) {
+    size_t close = line.find(')', p);
+    if (close == std::string::npos) break;
+    std::string arg = line.substr(p + 9, close - p - 9);
+    if (arg.find("$0") == std::string::npos && arg.find("BASH_SOURCE") == std::string::npos) continue;
+    if (arg.find("BASH_SOURCE") != std::string::npos) close = line.find(')', line.find(']', p));
+    if (close == std::string::npos) break;
+    line.replace(p, close - p + 1, dir);
+  }
+  return line;
+}
+
+// The terminator of a heredoc started on this line (`<<EOF`, `<<-'EOF'`), or "".
+std::string HeredocEnd(const std::string& line) {
+  size_t p = line.find("<<");
+  if (p == std::string::npos || line.compare(p, 3, "<<<") == 0) return "";
+  size_t i = p + 2;
+  if (i < line.size() && line[i] == '-') ++i;
+  while (i < line.size() && line[i] == ' ') ++i;
+  std::string word;
+  while (i < line.size() && (IsNameChar(line[i]) || line[i] == '\'' || line[i] == '"')) {
+    if (line[i] != '\'' && line[i] != '"') word += line[i];
+    ++i;
+  }
+  return word;
+}
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
   ShellLaunch out;
   std::optional<ShellLaunch> first;
   std::string chdir;
   std::map<std::string, std::string> vars = ctx.env;
-  for (const auto& [raw, no] : LogicalLines(script)) {
-    std::string line = Trim(raw);
+  if (!ctx.script_path.empty()) vars["0"] = ctx.script_path;
+  auto lines = LogicalLines(script);
+  for (size_t idx = 0; idx < lines.size(); ++idx) {
+    const auto& [raw, no] = lines[idx];
+    std::string line = ReplaceDirname(Trim(raw), ctx.script_path);
+    // Heredocs: `read -r -d '' VAR <<EOF … EOF` sets VAR; other bodies are skipped.
+    if (std::string end = HeredocEnd(line); !end.empty() && line.rfind('#', 0) != 0) {
+      std::string body;
+      size_t j = idx + 1;
+      for (; j < lines.size() && Trim(lines[j].first) != end; ++j) body += lines[j].first + " ";
+      auto words = ShellSplit(line.substr(0, line.find("<<")));
+      if (words.ok() && !words->empty() && (*words)[0] == "read") vars[words->back()] = Trim(body);
+      idx = j;
+      continue;
+    }
+    // Arrays: NAME=( … ) over several lines; the value is the words joined.
+    if (size_t eq = line.find("=("); eq != std::string::npos && eq > 0 && line.find(' ') > eq) {
+      std::string name = line.substr(0, eq);
+      if (name.rfind("export ", 0) == 0 || name.rfind("declare ", 0) == 0) name = Trim(name.substr(name.find(' ')));
+      std::string body = line.substr(eq + 2);
+      size_t j = idx;
+      while (body.find(')') == std::string::npos && j + 1 < lines.size()) {
+        std::string next = Trim(lines[++j].first);
+        if (size_t hash = next.find(" #"); hash != std::string::npos) next = next.substr(0, hash);
+        if (!next.empty() && next[0] == '#') continue;
+        body += " " + next;
+      }
+      body = body.substr(0, body.rfind(')'));
+      bool ok = !name.empty();
+      for (char c : name) ok = ok && IsNameChar(c);
+      if (ok) {
+        vars[name] = Trim(ExpandShellVars(body, vars, ctx.positional));
+        idx = j;
+        continue;
+      }
+    }
     if (line.rfind("#SBATCH", 0) == 0 || line.rfind("#PBS", 0) == 0) {
       ReadResourceDirective(line.rfind("#PBS", 0) == 0 ? "#SBATCH" + line.substr(4) : line, &out);
       continue;
@@ -213,15 +279,16 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       continue;
     }
     std::string expanded = ExpandShellVars(line, vars, ctx.positional);
-    if (expanded.rfind("cd ", 0) == 0) {
+    if (expanded.rfind("cd ", 0) == 0 && expanded.find("&&") == std::string::npos &&
+        expanded.find(';') == std::string::npos) {
       auto words = ShellSplit(expanded);
       if (words.ok() && words->size() >= 2 && (*words)[1] != "-" && (*words)[1][0] != '$') {
         std::string d = (*words)[1];
         chdir = d[0] == '/' || d[0] == '~' ? "" : (chdir.empty() ? d : chdir + "/" + d);
       }
-      if (expanded.find("&&") == std::string::npos) continue;
+      continue;
     }
-    auto spec = ParseLaunchCommand(expanded);
+    auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);
     if (!spec.ok()) continue;
     ShellLaunch cand = out;
     cand.line = expanded;

@@ -19,6 +19,8 @@ namespace schedmate {
 struct ShellContext {
   std::vector<std::string> positional;       // $1, $2, … from the caller
   std::map<std::string, std::string> env;    // VAR=x prefixes of the caller
+  std::string script_path;                   // $0; `$(dirname "$0")` is its directory
+  std::vector<std::string> console_scripts;  // the repository's entry points (launches too)
 };
 
 struct ShellLaunch {
@@ -38,7 +40,7 @@ bool LooksLikeSideStep(const std::string& entry);
 
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx);
 
-// `${X:-d}`, `$X`, `$1` … expanded with `vars` and `positional`.
+// `${X:-d}`, `$X`, `$1`, `${ARR[@]}` … expanded with `vars` and `positional`.
 std::string ExpandShellVars(std::string_view text, const std::map<std::string, std::string>& vars,
                             const std::vector<std::string>& positional);
 

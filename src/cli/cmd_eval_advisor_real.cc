@@ -27,12 +27,13 @@ struct Scored {
   std::string error;   // extraction error, if any
   std::string rendering;  // the extracted fields, for the variants check
   double ms = 0;
+  Json metadata;  // the whole answer, with provenance (printed with --only)
 };
 
 std::string Show(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 Scored ScoreItem(const RealCorpusItem& it, const RepoSnapshot& snap) {
-  Scored s{&it, {}, Json::object(), "", "", 0};
+  Scored s{&it, {}, Json::object(), "", "", 0, nullptr};
   ExtractOptions eo;
   eo.workdir = it.workdir;
   auto t0 = std::chrono::steady_clock::now();
@@ -41,6 +42,7 @@ Scored ScoreItem(const RealCorpusItem& it, const RepoSnapshot& snap) {
   WorkloadMetadata empty;
   if (!md.ok()) s.error = md.status().message();
   const WorkloadMetadata& m = md.ok() ? *md : empty;
+  if (md.ok()) s.metadata = ToJson(*md);
   for (const auto& f : RealCorpusFields()) {
     Json got = ExtractedValue(m, f);
     s.extracted[f] = got;
@@ -167,6 +169,8 @@ void EvalAdvisorReal(const EvalAdvisorRealArgs& a) {
   std::printf("\ncommand variants      %d of %d pairs with different labels got different metadata\n", distinguished,
               pairs);
   std::printf("latency               p50 %.1f ms, max %.1f ms per command\n", p50, pmax);
+  if (!a.only.empty())
+    for (const auto& s : scored) std::printf("\n%s metadata:\n%s\n", s.item->id.c_str(), DumpJson(s.metadata, 2).c_str());
   if (a.misses) {
     std::printf("\nmisses:\n");
     for (const auto& s : scored) {
