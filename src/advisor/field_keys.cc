@@ -148,8 +148,11 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
 
 KeyField Precision(const Words& w, const Words& parent_last) {
   if (Is(w, {"precision"}) || Is(w, {"mixed", "precision"}) || Is(w, {"amp", "dtype"}) ||
-      Is(w, {"compute", "dtype"}) || Is(w, {"train", "dtype"}) || Is(w, {"dtype"}) || Is(w, {"autocast", "dtype"}))
-    return {"precision", Is(w, {"dtype"}) ? 1 : 2};
+      Is(w, {"compute", "dtype"}) || Is(w, {"train", "dtype"}) || Is(w, {"dtype"}) || Is(w, {"autocast", "dtype"}) ||
+      Is(w, {"param", "dtype"}) || Is(w, {"compute", "precision"}) || Is(w, {"training", "precision"}))
+    return {"precision", Is(w, {"dtype"}) || Is(w, {"param", "dtype"}) ? 1 : 2};
+  if (Is(w, {"fp32"}) || Is(w, {"full", "precision"}) || Is(w, {"no", "amp"}) || Is(w, {"disable", "amp"}))
+    return {"fp32", 2};
   if (Is(w, {"fp16"}) || Is(w, {"use", "fp16"}) || Is(w, {"half"}) || Is(w, {"fp16", "enabled"}) ||
       (Is(w, {"enabled"}) && Has(parent_last, "fp16")) || Is(w, {"float16"}))
     return {"fp16", 2};
@@ -218,6 +221,7 @@ KeyField ClassifyKey(std::string_view key) {
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;
   static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {
+      {{"device"}, "device"},          {{"gpu", "ids"}, "device"},     {{"gpu"}, "device"},
       {{"devices"}, "devices"},        {{"gpus"}, "devices"},          {{"num", "gpus"}, "devices"},
       {{"n", "gpu"}, "devices"},       {{"ngpus"}, "devices"},         {{"n", "gpus"}, "devices"},
       {{"gpus", "per", "node"}, "devices"}, {{"nproc", "per", "node"}, "devices"},

@@ -84,11 +84,16 @@ struct State {
   std::set<std::string> imports;             // top-level package names seen
   std::vector<std::string> callees;          // call names seen (model type, framework)
   std::set<std::string> entry_callees;       // calls in the entry file and its closest imports
+  std::set<std::string> entry_imports;       // packages the entry file and its closest imports use
+  std::vector<std::string> wrappers;         // shell wrappers followed
+  bool spawns_per_gpu = false;               // mp.spawn / device_count(): one process per visible GPU
   std::vector<std::string> config_paths;     // config files read
   std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
   std::string cwd;                           // where the command runs
   int order = 0;
   bool data_parallel = false;
+
+  State(const RepoSnapshot& s, const ExtractOptions& o) : snap(s), opt(o) {}
 
   void SetField(const std::string& field, const std::string& key, const std::string& value, const std::string& file,
                 int line, int prec, int specificity) {
@@ -378,7 +383,9 @@ void ReadConfigFile(State& st, const std::string& path, int prec, const std::str
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   for (const auto& imp : py.imports) {
     std::string top = imp.module.substr(0, imp.module.find('.'));
-    if (!top.empty()) st.imports.insert(top);
+    if (top.empty()) continue;
+    st.imports.insert(top);
+    if (near_entry) st.entry_imports.insert(top);
   }
   for (const auto& a : py.assigns) {
     if (a.origin == PyAssign::Origin::kParam) {
@@ -400,8 +407,15 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         for (const auto& a : c.args)
           if (a.kind == PyValue::Kind::kString && a.text.size() > 1 && a.text[0] != '-') name = a.text;
       if (const PyValue* dest = c.Kwarg("dest"); dest && dest->kind == PyValue::Kind::kString) name = dest->text;
-      if (const PyValue* d = c.Kwarg("default"))
+      if (const PyValue* d = c.Kwarg("default")) {
         if (auto v = st.Literal(*d)) st.Set(name, *v, path, c.line, prec);
+      } else if (const PyValue* act = c.Kwarg("action"); act && act->kind == PyValue::Kind::kString) {
+        // A flag's implicit default: store_true is False until given.
+        if (act->text == "store_true") st.Set(name, "False", path, c.line, prec);
+        if (act->text == "store_false") st.Set(name, "True", path, c.line, prec);
+      } else if (const PyValue* fl = c.Kwarg("is_flag"); fl && fl->text == "True") {
+        st.Set(name, "False", path, c.line, prec);  // click flags
+      }
       continue;
     }
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
@@ -415,6 +429,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
       st.entry_functions.insert(LastSegment(c.args[0].text));
     if (last == "DataParallel") st.data_parallel = true;
+    if (near_entry && (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" ||
+                       c.callee == "multiprocessing.spawn" || (last == "device_count" && c.callee.find("cuda") != std::string::npos)))
+      st.spawns_per_gpu = true;
     if (last == "from_pretrained" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {
         // Tokenizers and configs name a model too; a model class wins over them.
@@ -576,6 +593,7 @@ Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console
       return InvalidArgument(path + ": the wrapper runs itself");
     auto script = st.Read(path);
     if (!script) return InvalidArgument(path + ": wrapper script unreadable");
+    st.wrappers.push_back(path);
     ShellContext ctx;
     ctx.positional = l->spec.args;
     ctx.script_path = path;
@@ -859,6 +877,17 @@ std::optional<std::string> PrecisionOf(const std::string& v) {
   return std::nullopt;
 }
 
+// `--device 0`, `cuda:0,1`, `0,1,2,3`: how many GPUs; `cpu` is none.
+std::optional<int> DeviceCount(std::string v) {
+  v = Lower(v);
+  if (v == "cpu") return 0;
+  if (v.rfind("cuda:", 0) == 0) v = v.substr(5);
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0]))) return std::nullopt;
+  for (char c : v)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != ',' && c != ' ') return std::nullopt;
+  return 1 + static_cast<int>(std::count(v.begin(), v.end(), ','));
+}
+
 bool IsTrue(const std::string& v) {
   std::string l = Lower(v);
   return l == "true" || l == "1" || l == "yes" || l == "on";
@@ -873,7 +902,7 @@ std::string Framework(const State& st, const std::string& entry) {
     }
     return false;
   };
-  auto imported = [&](const char* p) { return st.imports.count(p) > 0; };
+  auto imported = [&](const char* p) { return st.entry_imports.count(p) > 0; };
   bool mm_config = false;
   for (const auto& p : st.config_paths) mm_config = mm_config || EndsWith(p, ".py");
   if (imported("ultralytics") && (entry.find("ultralytics") != std::string::npos || called({"YOLO", "RTDETR"})))
@@ -986,11 +1015,13 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     const Candidate* bf = Best(st, "bf16", false);
     const Candidate* fp = Best(st, "fp16", false);
     const Candidate* amp = Best(st, "amp", false);
-    if (bf && IsTrue(bf->value)) precision = "bf16";
+    const Candidate* full = Best(st, "fp32", false);
+    if (bf && (IsTrue(bf->value) || Lower(bf->value) == "auto")) precision = "bf16";
+    else if (full && !IsTrue(full->value) && !fp && !amp) precision = "fp16";  // --fp32 False: mixed precision on
     else if (fp && IsTrue(fp->value)) precision = "fp16";
     else if (amp && IsTrue(amp->value)) precision = "fp16";
     else if (amp && PrecisionOf(amp->value)) precision = PrecisionOf(amp->value);
-    else if (bf || fp || amp) precision = "fp32";
+    else if (bf || fp || amp || full) precision = "fp32";
   }
   if (!precision) {
     bool autocast = false, bf = false;
@@ -1028,8 +1059,15 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     else unresolved("hardware.num_gpus", "devices = " + c->value + ": every visible GPU");
   } else if (spec.visible_devices) {
     md.hardware.num_gpus = *spec.visible_devices * nodes;
+  } else if (const Candidate* d = Best(st, "device", false); d && DeviceCount(d->value)) {
+    md.hardware.num_gpus = *DeviceCount(d->value) * nodes;
+    note("hardware.num_gpus", *d);
   } else if (spec.launcher == "python" || spec.launcher == "console" || spec.launcher == "torchrun") {
+    std::string fw_now = Framework(st, entry);
     if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
+    else if (st.spawns_per_gpu && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "one process per visible GPU");
+    else if ((fw_now == "jax" || fw_now == "tensorflow") && spec.launcher != "torchrun")
+      unresolved("hardware.num_gpus", fw_now + " uses every visible device");
     else md.hardware.num_gpus = nodes;
   } else {
     unresolved("hardware.num_gpus", spec.launcher + " without a process count uses every visible GPU");
@@ -1041,10 +1079,13 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   ModelTypeEvidence ev;
   ev.model_name = md.model_name.value_or("");
   ev.dataset = md.dataset.value_or("");
-  ev.callees = st.callees;
-  ev.imports = st.imports;
+  ev.callees.assign(st.entry_callees.begin(), st.entry_callees.end());
+  for (const auto& c : st.callees)
+    if (!st.entry_callees.count(c)) ev.far_callees.push_back(c);
+  ev.imports = st.entry_imports;
   ev.paths = st.config_paths;
   ev.paths.push_back(entry);
+  for (const auto& w : st.wrappers) ev.paths.push_back(w);
   ModelTypeGuess g = GuessModelType(ev);
   if (!g.type.empty()) md.model_type = g.type;
   else unresolved("model_type", "no evidence of the task in the lexicon");
@@ -1059,7 +1100,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
 
 Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
                                          const ExtractOptions& options) {
-  State st{snapshot, options, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, 0, false};
+  State st{snapshot, options};
   st.cwd = JoinPath("", options.workdir);
   FileTreeOptions tree_options;  // the extractor needs paths only: a large monorepo is listed whole
   tree_options.max_entries = 60000;

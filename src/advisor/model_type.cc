@@ -102,16 +102,51 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     for (auto& w : Words(p)) path_words.push_back(w);
   std::sort(path_words.begin(), path_words.end());
   path_words.erase(std::unique(path_words.begin(), path_words.end()), path_words.end());
+  auto call_matches = [](const std::string& word, const std::string& callee) {
+    std::string last = callee.substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+    if (word.find('.') != std::string::npos) return callee == word || callee.size() > word.size() &&
+                                                  callee.compare(callee.size() - word.size(), word.size(), word) == 0;
+    if (last == word || last.rfind(word, 0) == 0) return true;
+    if (last.size() > word.size() && last.compare(last.size() - word.size(), word.size(), word) == 0) return true;
+    return word.size() >= 8 && last.find(word) != std::string::npos;
+  };
   for (const auto& x : Lexicon()) {
     if (x.kind == "path" && std::binary_search(path_words.begin(), path_words.end(), x.word)) add(x, x.word);
     if (x.kind == "import" && e.imports.count(x.word)) add(x, x.word);
-    if (x.kind == "call")
-      for (const auto& c : e.callees)
-        if (c.find(x.word) != std::string::npos) {
-          add(x, x.word);
-          break;
-        }
+    if (x.kind != "call") continue;
+    bool near = false, far = false;
+    for (const auto& c : e.callees) near = near || call_matches(x.word, c);
+    if (!near)
+      for (const auto& c : e.far_callees) far = far || call_matches(x.word, c);
+    if (near) add(x, x.word);
+    else if (far) add({x.kind, x.word, x.type, x.weight / 2}, x.word);
   }
+  // Model families named by what the code calls (DETR, LlavaLlamaForCausalLM)
+  // and by the paths of the entry point and configs, at half weight.
+  std::vector<std::string> called_words;
+  for (const auto& c : e.callees) {
+    std::string last = c.substr(c.rfind('.') == std::string::npos ? 0 : c.rfind('.') + 1);
+    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) continue;  // classes only
+    std::string lower;
+    for (char ch : last) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    called_words.push_back(lower);
+  }
+  std::sort(called_words.begin(), called_words.end());
+  called_words.erase(std::unique(called_words.begin(), called_words.end()), called_words.end());
+  std::map<std::string, double> half;
+  auto half_by_prefix = [&](const std::vector<std::string>& words) {
+    for (const auto& w : words) {
+      size_t best = 0;
+      for (const auto& x : Lexicon())
+        if (x.kind == "name" && x.word.size() >= 3 && w.rfind(x.word, 0) == 0) best = std::max(best, x.word.size());
+      for (const auto& x : Lexicon())
+        if (x.kind == "name" && best && x.word.size() == best && w.rfind(x.word, 0) == 0)
+          half[x.type] = std::max(half[x.type], x.weight / 2);
+    }
+  };
+  half_by_prefix(called_words);
+  half_by_prefix(path_words);
+  for (const auto& [type, w] : half) score[type] += w;
   for (const auto& [type, s] : score) {
     if (s > g.score) {
       g.runner_up = g.score;

@@ -16,7 +16,8 @@ namespace schedmate {
 struct ModelTypeEvidence {
   std::string model_name;
   std::string dataset;
-  std::vector<std::string> callees;  // called or defined names
+  std::vector<std::string> callees;  // called names near the entry point (entry file and its direct imports)
+  std::vector<std::string> far_callees;  // called names elsewhere (count half)
   std::set<std::string> imports;     // top-level packages
   std::vector<std::string> paths;    // entry point and config files
 };
