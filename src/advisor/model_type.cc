@@ -102,13 +102,24 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     for (auto& w : Words(p)) path_words.push_back(w);
   std::sort(path_words.begin(), path_words.end());
   path_words.erase(std::unique(path_words.begin(), path_words.end()), path_words.end());
-  auto call_matches = [](const std::string& word, const std::string& callee) {
-    std::string last = callee.substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
-    if (word.find('.') != std::string::npos) return callee == word || callee.size() > word.size() &&
-                                                  callee.compare(callee.size() - word.size(), word.size(), word) == 0;
-    if (last == word || last.rfind(word, 0) == 0) return true;
-    if (last.size() > word.size() && last.compare(last.size() - word.size(), word.size(), word) == 0) return true;
-    return word.size() >= 8 && last.find(word) != std::string::npos;
+  // Each dotted part of the called name: `AutoModelForSequenceClassification.from_pretrained`.
+  auto part_matches = [](const std::string& word, const std::string& part) {
+    if (part == word || part.rfind(word, 0) == 0) return true;
+    if (part.size() > word.size() && part.compare(part.size() - word.size(), word.size(), word) == 0) return true;
+    return word.size() >= 8 && part.find(word) != std::string::npos;
+  };
+  auto call_matches = [&](const std::string& word, const std::string& callee) {
+    if (word.find('.') != std::string::npos)
+      return callee == word || (callee.size() > word.size() &&
+                                callee.compare(callee.size() - word.size(), word.size(), word) == 0);
+    size_t start = 0;
+    while (start <= callee.size()) {
+      size_t dot = callee.find('.', start);
+      if (part_matches(word, callee.substr(start, dot == std::string::npos ? std::string::npos : dot - start))) return true;
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    return false;
   };
   for (const auto& x : Lexicon()) {
     if (x.kind == "path" && std::binary_search(path_words.begin(), path_words.end(), x.word)) add(x, x.word);
@@ -125,11 +136,18 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   // and by the paths of the entry point and configs, at half weight.
   std::vector<std::string> called_words;
   for (const auto& c : e.callees) {
-    std::string last = c.substr(c.rfind('.') == std::string::npos ? 0 : c.rfind('.') + 1);
-    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) continue;  // classes only
-    std::string lower;
-    for (char ch : last) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    called_words.push_back(lower);
+    size_t start = 0;
+    while (start <= c.size()) {
+      size_t dot = c.find('.', start);
+      std::string part = c.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      if (!part.empty() && std::isupper(static_cast<unsigned char>(part[0]))) {  // classes only
+        std::string lower;
+        for (char ch : part) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        called_words.push_back(lower);
+      }
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
   }
   std::sort(called_words.begin(), called_words.end());
   called_words.erase(std::unique(called_words.begin(), called_words.end()), called_words.end());
