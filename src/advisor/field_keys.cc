@@ -54,10 +54,10 @@ bool ParentsExcluded(const Words& parents) {
 
 KeyField Batch(const Words& w) {
   if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference"})) return {};
-  bool batch = Has(w, "batch") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
+  bool batch = Has(w, "batch") || Has(w, "batchsize") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
                Is(w, {"samples", "per", "gpu"}) || Is(w, {"mbs"}) || Is(w, {"gbs"});
   if (!batch) return {};
-  if (HasAny(w, {"micro", "device", "gpu", "local", "mbs"}) || (Has(w, "per") && !Has(w, "ims"))) return {"batch_size", 3};
+  if (HasAny(w, {"micro", "device", "gpu", "local", "mbs", "replica"}) || (Has(w, "per") && !Has(w, "ims"))) return {"batch_size", 3};
   if (HasAny(w, {"global", "total", "effective", "gbs"})) return {"batch_size", 1};
   return {"batch_size", 2};
 }
@@ -113,8 +113,8 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
   if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
       Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}))
     return {"model_name", 1};
-  bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args", "g"}) &&
-                      HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone"});
+  bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args", "g", "trunk", "encoder"}) &&
+                      HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "trunk", "encoder"});
   if (model_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"arch"}) || Is(w, {"name", "or", "path"}) ||
                        Is(w, {"pretrained", "model", "name", "or", "path"}) || Is(w, {"id"}) ||
                        Is(w, {"path"}) || Is(w, {"target"})))
@@ -125,7 +125,8 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
 KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"dataset"}) || Is(w, {"dataset", "name"}) || Is(w, {"data", "name"}) || Is(w, {"dataset", "type"}) ||
       Is(w, {"train", "dataset"}) || Is(w, {"train", "dataset", "name"}) || Is(w, {"datasets"}) ||
-      Is(w, {"dataset", "id"}) || Is(w, {"task", "name"}) || Is(w, {"data", "set"}))
+      Is(w, {"dataset", "id"}) || Is(w, {"data", "set"}) || Is(w, {"dataset", "names"}) ||
+      Is(w, {"mixture", "or", "task", "name"}))
     return {"dataset", 3};
   if (Is(w, {"data"}) || Is(w, {"data", "path"}) || Is(w, {"data", "dir"}) || Is(w, {"train", "file"}) ||
       Is(w, {"train", "data"}) || Is(w, {"dataset", "path"}) || Is(w, {"train", "data", "path"}) ||
@@ -156,7 +157,7 @@ KeyField Precision(const Words& w, const Words& parent_last) {
   if (Is(w, {"fp16"}) || Is(w, {"use", "fp16"}) || Is(w, {"half"}) || Is(w, {"fp16", "enabled"}) ||
       (Is(w, {"enabled"}) && Has(parent_last, "fp16")) || Is(w, {"float16"}))
     return {"fp16", 2};
-  if (Is(w, {"bf16"}) || Is(w, {"use", "bf16"}) || Is(w, {"bf16", "enabled"}) || Is(w, {"bfloat16"}) ||
+  if (Is(w, {"bf16"}) || Is(w, {"use", "bf16"}) || Is(w, {"use", "bfloat16"}) || Is(w, {"bf16", "enabled"}) || Is(w, {"bfloat16"}) ||
       (Is(w, {"enabled"}) && HasAny(parent_last, {"bf16", "bfloat16"})))
     return {"bf16", 2};
   if (Is(w, {"amp"}) || Is(w, {"use", "amp"}) || Is(w, {"enable", "amp"}) || Is(w, {"mixed"}) ||
@@ -225,7 +226,8 @@ KeyField ClassifyKey(std::string_view key) {
       {{"devices"}, "devices"},        {{"gpus"}, "devices"},          {{"num", "gpus"}, "devices"},
       {{"n", "gpu"}, "devices"},       {{"ngpus"}, "devices"},         {{"n", "gpus"}, "devices"},
       {{"gpus", "per", "node"}, "devices"}, {{"nproc", "per", "node"}, "devices"},
-      {{"num", "nodes"}, "num_nodes"}, {{"nnodes"}, "num_nodes"},      {{"num", "machines"}, "num_nodes"},
+      {{"num", "nodes"}, "num_nodes"}, {{"nnodes"}, "num_nodes"},      {{"nodes"}, "num_nodes"},
+      {{"n", "nodes"}, "num_nodes"},   {{"tasks", "per", "node"}, "devices"}, {{"num", "proc", "per", "node"}, "devices"},      {{"num", "machines"}, "num_nodes"},
       {{"d", "model"}, "d_model"},     {{"hidden", "size"}, "d_model"}, {{"n", "embd"}, "d_model"},
       {{"embed", "dim"}, "d_model"},   {{"hidden", "dim"}, "d_model"},  {{"n", "layer"}, "num_layers"},
       {{"num", "layers"}, "num_layers"}, {{"num", "hidden", "layers"}, "num_layers"}, {{"n", "layers"}, "num_layers"},

@@ -54,6 +54,9 @@ bool TakesValue(std::string_view launcher, std::string_view opt) {
 void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   auto n = ToInt(value);
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
+       key == "--num_processes" || key == "--num-processes" || key == "-np") && !n && value != "gpu" && value != "auto")
+    s->nproc_unknown = true;
+  if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
        key == "--num_processes" || key == "--num-processes" || key == "-np" || key == "-n" ||
        key == "--ntasks-per-node" || key == "--gpus-per-node" || key == "--npernode" || key == "-npernode") && n)
     s->nproc_per_node = *n;

@@ -86,7 +86,10 @@ struct State {
   std::set<std::string> entry_callees;       // calls in the entry file and its closest imports
   std::set<std::string> entry_imports;       // packages the entry file and its closest imports use
   std::vector<std::string> wrappers;         // shell wrappers followed
-  bool spawns_per_gpu = false;               // mp.spawn / device_count(): one process per visible GPU
+  std::map<std::string, std::string> aliases;  // argparse short flag → its long name
+  std::vector<std::string> positionals;        // argparse positional arguments, in order
+  bool spawns_per_gpu = false;
+  bool autocast_bf16 = false;               // mp.spawn / device_count(): one process per visible GPU
   std::vector<std::string> config_paths;     // config files read
   std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
   std::string cwd;                           // where the command runs
@@ -97,7 +100,8 @@ struct State {
 
   void SetField(const std::string& field, const std::string& key, const std::string& value, const std::string& file,
                 int line, int prec, int specificity) {
-    if (field.empty() || IsUnset(value) || value.size() > 512) return;
+    bool auto_flag = (field == "bf16" || field == "fp16") && Lower(value) == "auto";
+    if (field.empty() || (IsUnset(value) && !auto_flag) || value.size() > 512) return;
     Candidate& c = fields[field][key];
     if (prec >= c.precedence) c = {value, file, key, line, prec, specificity, ++order};
   }
@@ -388,10 +392,18 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if (near_entry) st.entry_imports.insert(top);
   }
   for (const auto& a : py.assigns) {
+    bool dotted = a.target.find('.') != std::string::npos;
     if (a.origin == PyAssign::Origin::kParam) {
       if (!st.entry_functions.count(a.scope)) continue;
-    } else if (a.target.find('.') == std::string::npos && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
+    } else if (!dotted && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
       st.constants[a.target] = a.value;
+    } else if (!dotted && a.origin == PyAssign::Origin::kAssign && !a.scope.empty()) {
+      continue;  // a function's local variable is not a setting
+    }
+    if (dotted) {  // MODEL_NAME_TO_CONFIG = {...}: entries of a lookup table are not settings
+      std::string head = a.target.substr(0, a.target.find('.'));
+      bool caps = head.size() > 1 && std::none_of(head.begin(), head.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+      if (caps && head != "C" && head != "_C" && head != "FLAGS") continue;
     }
     if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
   }
@@ -407,6 +419,12 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         for (const auto& a : c.args)
           if (a.kind == PyValue::Kind::kString && a.text.size() > 1 && a.text[0] != '-') name = a.text;
       if (const PyValue* dest = c.Kwarg("dest"); dest && dest->kind == PyValue::Kind::kString) name = dest->text;
+      for (const auto& a : c.args)  // -b → batch_size
+        if (a.kind == PyValue::Kind::kString && a.text.size() == 2 && a.text[0] == '-' && !name.empty())
+          st.aliases[a.text.substr(1)] = name;
+      if (!c.args.empty() && c.args[0].kind == PyValue::Kind::kString && !c.args[0].text.empty() &&
+          c.args[0].text[0] != '-' && near_entry)
+        st.positionals.push_back(c.args[0].text);
       if (const PyValue* d = c.Kwarg("default")) {
         if (auto v = st.Literal(*d)) st.Set(name, *v, path, c.line, prec);
       } else if (const PyValue* act = c.Kwarg("action"); act && act->kind == PyValue::Kind::kString) {
@@ -429,8 +447,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
       st.entry_functions.insert(LastSegment(c.args[0].text));
     if (last == "DataParallel") st.data_parallel = true;
+    if (last == "autocast")
+      if (const PyValue* d = c.Kwarg("dtype"); d && d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
     if (near_entry && (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" ||
-                       c.callee == "multiprocessing.spawn" || (last == "device_count" && c.callee.find("cuda") != std::string::npos)))
+                       c.callee == "multiprocessing.spawn"))
       st.spawns_per_gpu = true;
     if (last == "from_pretrained" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {
@@ -470,6 +490,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     bool loader = last.find("Loader") != std::string::npos || last.find("loader") != std::string::npos;
     for (const auto& [k, v] : c.kwargs) {
       if (loader && k != "batch_size") continue;
+      if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
       if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
     }
   }
@@ -489,6 +510,8 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
   while (!queue.empty()) {
     auto [path, depth] = queue.front();
     queue.pop_front();
+    // The import walk leaves a quarter of the budget to the config files the run names.
+    if (path != entry && static_cast<int>(st.read.size()) >= options.max_files * 3 / 4) continue;
     auto text = st.Read(path);
     if (!text) continue;
     PythonFacts py = ParsePython(*text);
@@ -641,6 +664,23 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
   return InvalidArgument(spec.entry + ": entry point not found in the repository");
 }
 
+// A config file's stem up to its first resolution, GPU×batch, schedule or
+// dataset-size token: segformer.b1.512x512.ade.160k → segformer.b1,
+// retinanet_r50_fpn_1x_coco → retinanet_r50_fpn.
+std::string StemName(const std::string& stem) {
+  size_t start = 0;
+  for (size_t i = 0; i <= stem.size(); ++i) {
+    if (i < stem.size() && stem[i] != '.' && stem[i] != '_' && stem[i] != '-') continue;
+    std::string tok = Lower(stem.substr(start, i - start));
+    bool digit_x = !tok.empty() && std::isdigit(static_cast<unsigned char>(tok[0])) &&
+                   (tok.find('x') != std::string::npos || EndsWith(tok, "k") || EndsWith(tok, "e") || EndsWith(tok, "ep") ||
+                    EndsWith(tok, "epoch") || EndsWith(tok, "epochs"));
+    if (digit_x && start > 0) return stem.substr(0, start - 1);
+    start = i + 1;
+  }
+  return stem;
+}
+
 // Config files (the script's --config, positional config paths, DeepSpeed
 // and accelerate configs, Hydra and its group choices), then the command
 // line's overrides, which win.
@@ -652,19 +692,23 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   std::vector<std::string> configs;
   if (!spec.config_file.empty()) configs.push_back(spec.config_file);
   for (const auto& p : spec.positional) configs.push_back(p);
+  // Any option whose value is a config file in the repository (--fname x.yaml, config=a/b.yaml).
+  for (const auto& [k, v] : spec.overrides)
+    if (IsConfigLike(v) && !EndsWith(v, ".py")) configs.push_back(v);
   for (const auto& [k, v] : spec.overrides) {
     std::string key = Lower(k);
     if (key == "deepspeed" || key == "hyp" || key == "hparams" || key == "gin_file" || key == "exp_file" ||
-        key == "cfg_file" || key == "config_file" || key == "model_config" || key == "train_config")
-      configs.push_back(v);
+        key == "cfg_file" || key == "config_file" || key == "model_config" || key == "train_config" || key == "config")
+      configs.push_back(v.substr(0, v.find(".py:") == std::string::npos ? std::string::npos : v.find(".py:") + 3));
   }
   for (const auto& c : configs) {
     auto p = ResolvePath(st, c, near, true);
     if (!p || *p == entry) continue;
     ReadConfigFile(st, *p, kConfig, "", 0);
+    if (std::find(st.config_paths.begin(), st.config_paths.end(), *p) == st.config_paths.end()) continue;
     // The run's own config file often is the model's name (models/yolov9-c.yaml, mpt-125m.yaml).
     std::string stem = p->substr(p->rfind('/') == std::string::npos ? 0 : p->rfind('/') + 1);
-    stem = stem.substr(0, stem.rfind('.'));
+    stem = StemName(stem.substr(0, stem.rfind('.')));
     bool model_dir = false;
     for (const auto& seg : KeyWords(DirOf(*p)))
       model_dir = model_dir || seg == "models" || seg == "model" || seg == "arch" || seg == "archs" || seg == "networks";
@@ -693,8 +737,18 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
       }
     }
   }
-  for (const auto& [k, v] : spec.overrides)
-    if (!group_choices.count(k)) st.Set(k, v, "<command>", 0, kCommand);
+  for (const auto& [k, v] : spec.overrides) {
+    if (group_choices.count(k)) continue;
+    auto alias = st.aliases.find(k);
+    st.Set(alias != st.aliases.end() ? alias->second : k, v, "<command>", 0, kCommand);
+  }
+  // Bare words bind to the script's positional arguments in order (`main.py /path/to/imagenet`).
+  size_t next = 0;
+  for (const auto& p : spec.positional) {
+    if (next >= st.positionals.size()) break;
+    if (ResolvePath(st, p, near, true)) continue;  // a config file, read above
+    st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
+  }
 }
 
 // ---- assembling the schema -------------------------------------------------
@@ -743,10 +797,18 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
     return std::make_tuple(c.precedence > kLibrary, c.specificity, c.precedence, c.order);
   };
   std::string why;
+  // A name the command or a config sets to a placeholder hides the code's defaults.
+  int blocked_below = -1;
+  if (field == "model_name" || field == "dataset")
+    for (auto& [k, c] : it->second)
+      if (c.precedence >= kConfig && c.specificity >= 2 && !NameOf(Resolve(st, c.value), field == "dataset", &why))
+        blocked_below = std::max(blocked_below, c.precedence);
   for (auto& [k, c] : it->second) {
     c.value = Resolve(st, c.value);
-    if (IsUnset(c.value)) continue;
+    if (IsUnset(c.value) || c.precedence < blocked_below) continue;
     if (numeric && !ToNumber(c.value)) continue;
+    if ((field == "steps" || field == "epochs" || field == "learning_rate") && ToNumber(c.value).value_or(0) <= 0) continue;
+    if ((field == "devices" || field == "device") && c.precedence < kEntryDefault) continue;
     if (field == "model_name" || field == "dataset") {
       if (!NameOf(c.value, field == "dataset", &why)) continue;
       if (field == "model_name" && c.precedence >= 0) c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
@@ -893,7 +955,7 @@ bool IsTrue(const std::string& v) {
   return l == "true" || l == "1" || l == "yes" || l == "on";
 }
 
-std::string Framework(const State& st, const std::string& entry) {
+std::string Framework(const State& st, const std::string& entry, const std::string& launcher) {
   auto called = [&](std::initializer_list<const char*> names) {
     for (const auto& c : st.entry_callees) {
       std::string last = LastSegment(c);
@@ -917,13 +979,14 @@ std::string Framework(const State& st, const std::string& entry) {
       (imported("transformers") || imported("trl")))
     return "transformers";
   if ((imported("lightning") || imported("pytorch_lightning") || imported("lightning_fabric")) &&
-      (called({"Trainer", "LightningCLI", "Fabric", "cli_lightning_logo"}) || true))
+      called({"Trainer", "LightningCLI", "Fabric", "cli_lightning_logo", "fit"}))
     return "lightning";
   if (imported("mmengine") || imported("mmcv") || imported("mmdet") || imported("mmseg") || imported("mmpretrain"))
     if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || mm_config)
       return "mmengine";
   if (imported("detectron2")) return "detectron2";
   if (called({"Accelerator"})) return "accelerate";
+  if (launcher == "deepspeed" && !imported("lightning") && !imported("pytorch_lightning")) return "deepspeed";
   if (called({"initialize"}) && imported("deepspeed")) return "deepspeed";
   if (imported("jax") || imported("flax") || imported("optax")) return imported("torch") ? "pytorch" : "jax";
   if (imported("tensorflow") || imported("keras") || imported("tf_keras")) return imported("torch") ? "pytorch" : "tensorflow";
@@ -1030,6 +1093,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       autocast = autocast || last == "autocast" || last == "GradScaler";
     }
     for (const auto& c : st.callees) bf = bf || c.find("bfloat16") != std::string::npos;
+    bf = bf || st.autocast_bf16;
     precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
   }
   md.precision = precision;
@@ -1040,14 +1104,19 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   if (const Candidate* c = Best(st, "num_nodes", true))
     if (auto n = ToCount(c->value); n && *n > 0 && !spec.nnodes) nodes = static_cast<int>(*n);
   md.hardware.num_nodes = nodes;
-  if (spec.nproc_per_node) {
+  bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
+  const Candidate* dev_setting = Best(st, "devices", false);
+  if (dev_setting && launcher_default_all && dev_setting->precedence < kConfig) dev_setting = nullptr;
+  if (spec.nproc_unknown) {
+    unresolved("hardware.num_gpus", "the launcher's process count is not a number (" + spec.launcher + ")");
+  } else if (spec.nproc_per_node) {
     md.hardware.num_gpus = *spec.nproc_per_node * nodes;
     md.sources.push_back({"hardware.num_gpus", "<command>", 0});
   } else if (l.sbatch_total_gpus) {
     md.hardware.num_gpus = *l.sbatch_total_gpus;
   } else if (l.sbatch_gpus_per_node) {
     md.hardware.num_gpus = *l.sbatch_gpus_per_node * nodes;
-  } else if (const Candidate* c = Best(st, "devices", false)) {
+  } else if (const Candidate* c = dev_setting) {
     std::string v = c->value;
     if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
     if (auto n = ToCount(v); n && *n > 0) {
@@ -1059,11 +1128,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     else unresolved("hardware.num_gpus", "devices = " + c->value + ": every visible GPU");
   } else if (spec.visible_devices) {
     md.hardware.num_gpus = *spec.visible_devices * nodes;
-  } else if (const Candidate* d = Best(st, "device", false); d && DeviceCount(d->value)) {
+  } else if (const Candidate* d = Best(st, "device", false); d && DeviceCount(d->value) && !launcher_default_all) {
     md.hardware.num_gpus = *DeviceCount(d->value) * nodes;
     note("hardware.num_gpus", *d);
   } else if (spec.launcher == "python" || spec.launcher == "console" || spec.launcher == "torchrun") {
-    std::string fw_now = Framework(st, entry);
+    std::string fw_now = Framework(st, entry, spec.launcher);
     if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
     else if (st.spawns_per_gpu && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "one process per visible GPU");
     else if ((fw_now == "jax" || fw_now == "tensorflow") && spec.launcher != "torchrun")
@@ -1073,7 +1142,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     unresolved("hardware.num_gpus", spec.launcher + " without a process count uses every visible GPU");
   }
   md.launcher = spec.launcher;
-  std::string fw = Framework(st, entry);
+  std::string fw = Framework(st, entry, spec.launcher);
   if (!fw.empty()) md.framework = fw;
 
   ModelTypeEvidence ev;

@@ -79,7 +79,15 @@ std::string LexiconWordIn(std::string_view kind, std::string_view text) {
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   std::map<std::string, double> score;
   ModelTypeGuess g;
+  double sft_marker = 0;
   auto add = [&](const Entry& x, const std::string& what) {
+    // Adapter and preference-tuning evidence (LoRA, DPO, SFT trainers) says how an
+    // LLM is tuned, not what the task is: it only turns an LLM into llm-sft.
+    if (x.type == "llm-sft" && (x.kind == "call" || x.kind == "import" || x.kind == "path")) {
+      sft_marker += x.weight;
+      if (x.weight > 0 && g.why.size() < 16) g.why.push_back(x.kind + ":" + what);
+      return;
+    }
     score[x.type] += x.weight;
     if (x.weight > 0 && g.why.size() < 16) g.why.push_back(x.kind + ":" + what);
   };
@@ -156,7 +164,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     for (const auto& w : words) {
       size_t best = 0;
       for (const auto& x : Lexicon())
-        if (x.kind == "name" && x.word.size() >= 3 && w.rfind(x.word, 0) == 0) best = std::max(best, x.word.size());
+        if (x.kind == "name" && x.word.size() >= 3 && w.rfind(x.word, 0) == 0 &&
+            (x.word.size() >= 5 || w.size() == x.word.size() || std::isdigit(static_cast<unsigned char>(w[x.word.size()]))))
+          best = std::max(best, x.word.size());
       for (const auto& x : Lexicon())
         if (x.kind == "name" && best && x.word.size() == best && w.rfind(x.word, 0) == 0)
           half[x.type] = std::max(half[x.type], x.weight / 2);
@@ -175,7 +185,7 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     }
   }
   if (g.score <= 0) g.type.clear();
-  if (g.type == "llm-pretrain" && score["llm-sft"] > 0) g.type = "llm-sft";
+  if (g.type == "llm-pretrain" && (score["llm-sft"] > 0 || sft_marker > 0)) g.type = "llm-sft";
   return g;
 }
 
