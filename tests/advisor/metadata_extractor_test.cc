@@ -118,7 +118,8 @@ def main(cfg):
 TEST(MetadataExtractor, ShellWrapperYamlAndImportedDefaults) {
   Repo r("wrap");
   r.File("scripts/run.sh", "#!/bin/bash\nset -e\nexport OMP_NUM_THREADS=8\npython train.py \\\n  --config configs/resnet.yaml\n")
-      .File("train.py", "import lightning as L\nimport timm\nfrom settings import TrainConfig\nmodel = timm.create_model(cfg.arch)\n")
+      .File("train.py", "import lightning as L\nimport timm\nfrom settings import TrainConfig\nmodel = timm.create_model(cfg.arch)\n"
+                        "trainer = L.Trainer()\n")
       .File("settings.py", "from dataclasses import dataclass\n@dataclass\nclass TrainConfig:\n    batch_size: int = 128\n    lr: float = 0.1\n    num_workers: int = 16\n")
       .File("configs/resnet.yaml", "model:\n  arch: resnet50\ndata:\n  dataset: imagenet-1k\ntrainer:\n  max_epochs: 90\n  devices: 4\nbatch_size: 256\n");
   WorkloadMetadata md = r.Extract("bash scripts/run.sh");

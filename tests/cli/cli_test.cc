@@ -309,7 +309,7 @@ TEST_F(CliTest, HistoryAddThenAdviseMatchesARenamedCopy) {
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["metadata"]["model_name"], "resnet50");
   EXPECT_EQ(j["metadata"]["iteration_type"], "epoch");
-  EXPECT_EQ(j["metadata"]["hardware"]["num_gpus"], nullptr);
+  EXPECT_EQ(j["metadata"]["hardware"]["num_gpus"], 1);  // a plain python launch uses one GPU
   EXPECT_EQ(j["estimate"]["method"], "history");
   EXPECT_DOUBLE_EQ(j["estimate"]["duration_s"].get<double>(), 3600);
   EXPECT_EQ(j["estimate"]["matches"][0]["id"], "j1");

@@ -1,0 +1,118 @@
+// The pieces that let the extractor read code nobody here wrote: keys by
+// their words, shell wrappers as bash runs them, console-script entry
+// points, the model-type lexicon, and the real-corpus scorer.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "advisor/entry_points.h"
+#include "advisor/field_keys.h"
+#include "advisor/model_type.h"
+#include "advisor/real_corpus.h"
+#include "advisor/shell_script.h"
+
+namespace schedmate {
+namespace {
+
+TEST(FieldKeys, ReadsKeysByTheirWords) {
+  EXPECT_EQ(ClassifyKey("per_device_train_batch_size").field, "batch_size");
+  EXPECT_EQ(ClassifyKey("TRAIN.IMS_PER_BATCH").field, "batch_size");
+  EXPECT_EQ(ClassifyKey("train_dataloader.batch_size").field, "batch_size");
+  EXPECT_EQ(ClassifyKey("eval_batch_size").field, "");
+  EXPECT_EQ(ClassifyKey("val_dataloader.batch_size").field, "");
+  EXPECT_EQ(ClassifyKey("auto_scale_lr.base_batch_size").field, "");
+  EXPECT_GT(ClassifyKey("micro-batch-size").specificity, ClassifyKey("global-batch-size").specificity);
+  EXPECT_EQ(ClassifyKey("max_steps").field, "steps");
+  EXPECT_EQ(ClassifyKey("SOLVER.MAX_ITER").field, "steps");
+  EXPECT_EQ(ClassifyKey("warmup_steps").field, "");
+  EXPECT_EQ(ClassifyKey("gradient_accumulation_steps").field, "");
+  EXPECT_EQ(ClassifyKey("num_train_timesteps").field, "");  // a diffusion's noise steps
+  EXPECT_EQ(ClassifyKey("steps_per_epoch").field, "");
+  EXPECT_EQ(ClassifyKey("num_train_epochs").field, "epochs");
+  EXPECT_EQ(ClassifyKey("start_epoch").field, "");
+  EXPECT_EQ(ClassifyKey("optimizer.lr").field, "learning_rate");
+  EXPECT_EQ(ClassifyKey("min_lr").field, "");
+  EXPECT_EQ(ClassifyKey("lr_scheduler.warmup_lr").field, "");
+  EXPECT_EQ(ClassifyKey("model.name_or_path").field, "model_name");
+  EXPECT_EQ(ClassifyKey("model.data_preprocessor.type").field, "");
+  EXPECT_EQ(ClassifyKey("datasets.0.path").field, "dataset");
+  EXPECT_EQ(ClassifyKey("data.params.train.target").field, "dataset");
+  EXPECT_EQ(ClassifyKey("env_id").field, "dataset");
+  EXPECT_EQ(ClassifyKey("fp16.enabled").field, "fp16");
+  EXPECT_EQ(ClassifyKey("mixed_precision").field, "precision");
+}
+
+TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
+  auto l = FindShellLaunch(
+      "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:8\nMODEL=${MODEL:-gpt2}\nARGS=(\n  --lr 3e-4\n  --bs $2\n)\n"
+      "for seed in 1 2 3; do\npip install -e .\npython prepare_data.py\n"
+      "torchrun --nproc_per_node 8 $(dirname \"$0\")/train.py --model $MODEL --seed $seed ${ARGS[@]} --data $1\n",
+      {{"imagenet", "64"}, {}, "scripts/run.sh", {}});
+  ASSERT_TRUE(l.has_value());
+  EXPECT_NE(l->line.find("scripts/train.py --model gpt2 --seed 1 --lr 3e-4 --bs 64 --data imagenet"), std::string::npos)
+      << l->line;
+  EXPECT_EQ(l->nodes, 2);
+  EXPECT_EQ(l->gpus_per_node, 8);
+  auto h = FindShellLaunch("read -r -d '' CMD <<EOF\npkg.train \\\n --lr 1\nEOF\ndeepspeed --module $CMD\n", {});
+  ASSERT_TRUE(h.has_value());
+  EXPECT_NE(h->line.find("--module pkg.train"), std::string::npos) << h->line;
+  EXPECT_FALSE(FindShellLaunch("echo hello\nls\n", {}).has_value());
+  EXPECT_TRUE(LooksLikeSideStep("tools/download_data.py"));
+  EXPECT_FALSE(LooksLikeSideStep("train_net.py"));
+}
+
+TEST(EntryPoints, SetupPyCfgAndPyproject) {
+  auto a = ParseConsoleScripts("entry_points={'console_scripts': ['fairseq-train = fairseq_cli.train:cli_main']}");
+  ASSERT_TRUE(a.count("fairseq-train"));
+  EXPECT_EQ(a["fairseq-train"].module, "fairseq_cli.train");
+  EXPECT_EQ(a["fairseq-train"].function, "cli_main");
+  auto b = ParseConsoleScripts("[project.scripts]\nyolo = \"ultralytics.cfg:entrypoint\"\nversion = \"1.0\"\n");
+  ASSERT_TRUE(b.count("yolo"));
+  EXPECT_EQ(b["yolo"].module, "ultralytics.cfg");
+  EXPECT_FALSE(b.count("version"));
+}
+
+TEST(ModelType, EvidenceIsWeighed) {
+  ModelTypeEvidence e;
+  e.model_name = "resnet50";
+  e.callees = {"moco.builder.MoCo"};
+  e.paths = {"main_moco.py"};
+  EXPECT_EQ(GuessModelType(e).type, "self-supervised-vision");
+  ModelTypeEvidence llm;
+  llm.model_name = "meta-llama/Llama-2-7b-hf";
+  EXPECT_EQ(GuessModelType(llm).type, "llm-pretrain");
+  llm.callees = {"get_peft_model"};
+  EXPECT_EQ(GuessModelType(llm).type, "llm-sft");
+  ModelTypeEvidence diffusion;  // LoRA on a diffusion model stays diffusion
+  diffusion.model_name = "runwayml/stable-diffusion-v1-5";
+  diffusion.callees = {"LoraConfig", "get_peft_model"};
+  EXPECT_EQ(GuessModelType(diffusion).type, "diffusion");
+  ModelTypeEvidence options;  // "options/" is not the OPT family
+  options.paths = {"options/train/train_x.yml"};
+  EXPECT_EQ(GuessModelType(options).type, "");
+  EXPECT_EQ(LexiconWordIn("data", "[your imagenet-folder with train and val folders]"), "imagenet");
+}
+
+TEST(RealCorpus, ScoringAndManifestErrors) {
+  EXPECT_EQ(ScoreField("model_name", Json("ViT-B/16"), Json("vit_b16")), FieldOutcome::kCorrect);
+  EXPECT_EQ(ScoreField("model_name", Json("meta-llama/Llama-2-7b-hf"), Json("Llama-2-7b-hf")), FieldOutcome::kCorrect);
+  EXPECT_EQ(ScoreField("dataset", Json::array({"imagenet", "ILSVRC2012"}), Json("ilsvrc2012")), FieldOutcome::kCorrect);
+  EXPECT_EQ(ScoreField("dataset", Json(nullptr), Json("coco")), FieldOutcome::kWrong);
+  EXPECT_EQ(ScoreField("dataset", Json(nullptr), Json(nullptr)), FieldOutcome::kCorrect);
+  EXPECT_EQ(ScoreField("batch_size", Json(32), Json(nullptr)), FieldOutcome::kMissing);
+  EXPECT_EQ(ScoreField("learning_rate", Json(3e-4), Json(0.0003)), FieldOutcome::kCorrect);
+  EXPECT_EQ(ScoreField("learning_rate", Json(3e-4), Json(0.003)), FieldOutcome::kWrong);
+  std::string path = ::testing::TempDir() + "/manifest.jsonl";
+  std::ofstream(path) << "{\"id\":\"a\",\"repo\":\"o/n\",\"commit\":\"" << std::string(40, 'a')
+                      << "\",\"command\":\"python t.py\",\"split\":\"dev\",\"labels\":{}}\n";
+  auto bad = LoadRealCorpus(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("manifest.jsonl:1"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("labels.model_name"), std::string::npos);
+  EXPECT_FALSE(FindMirror("/nonexistent", "o/n").has_value());
+}
+
+}  // namespace
+}  // namespace schedmate
