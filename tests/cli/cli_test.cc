@@ -275,6 +275,51 @@ TEST_F(CliTest, DiagnosePrintsTheContractFieldsAndAPlan) {
   EXPECT_EQ(nlohmann::json::parse(empty.out)["error_type"], "unknown");
 }
 
+TEST_F(CliTest, EvalAdvisorRealScoresMirrorsAndSkipsWithoutThem) {
+  std::string commit(40, 'a');
+  std::string line = "{\"id\":\"t-1\",\"repo\":\"o/n\",\"commit\":\"COMMIT\",\"workdir\":\"\",\"split\":\"dev\","
+                     "\"command\":\"python train.py --lr 0.1\",\"style\":[\"argparse\"],\"labels\":{\"model_name\":\"resnet50\","
+                     "\"model_type\":\"image-classification\",\"dataset\":null,\"training_iterations\":90,\"iteration_type\":"
+                     "\"epoch\",\"batch_size\":256,\"hardware.num_gpus\":1,\"learning_rate\":0.1,\"precision\":\"fp32\","
+                     "\"framework\":\"pytorch\"}}\n";
+  auto with_commit = [&](std::string c) {
+    std::string l = line;
+    l.replace(l.find("COMMIT"), 6, c);
+    return l;
+  };
+  CmdResult skip = Exec("eval advisor --real " + Write("m.jsonl", with_commit(commit)) + " --mirrors " +
+                        (dir_ / "no-mirrors").string());
+  EXPECT_EQ(skip.code, 0) << skip.err;
+  EXPECT_NE(skip.out.find("skipped"), std::string::npos) << skip.out;
+  CmdResult bad = Exec("eval advisor --real " + Write("bad.jsonl", "{\"id\":\"x\"}\n"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("bad.jsonl:1"), std::string::npos) << bad.err;
+  if (std::system("git --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "git absent: the mirror part needs it";
+  fs::path work = dir_ / "work";
+  fs::create_directories(work);
+  std::ofstream(work / "train.py") << "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+                                      "p.add_argument('--arch', default='resnet50')\np.add_argument('--epochs', default=90)\n"
+                                      "p.add_argument('--batch-size', default=256)\np.add_argument('--lr', default=0.5)\n";
+  std::string git = "git -C " + work.string() + " ";
+  ASSERT_EQ(std::system((git + "init -q && " + git + "add train.py && " + git +
+                         "-c user.name=t -c user.email=t@t commit -qm x").c_str()), 0);
+  fs::create_directories(dir_ / "mirrors" / "o+n");
+  fs::rename(work / ".git", dir_ / "mirrors" / "o+n" / "repo");
+  FILE* p = popen(("git --git-dir=" + (dir_ / "mirrors" / "o+n" / "repo").string() + " rev-parse HEAD").c_str(), "r");
+  char buf[64] = {0};
+  ASSERT_NE(fgets(buf, sizeof buf, p), nullptr);
+  pclose(p);
+  std::string head(buf, 40);
+  CmdResult r = Exec("eval advisor --real " + Write("m2.jsonl", with_commit(head)) + " --mirrors " +
+                     (dir_ / "mirrors").string() + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["commands"], 1);
+  EXPECT_DOUBLE_EQ(j["dev"]["fields"]["learning_rate"]["accuracy"].get<double>(), 1.0);  // the command's --lr wins
+  EXPECT_DOUBLE_EQ(j["dev"]["fields"]["batch_size"]["accuracy"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(j["dev"]["fields"]["dataset"]["accuracy"].get<double>(), 1.0);  // null = null
+}
+
 TEST_F(CliTest, EvalFailuresReportsMethodAndBaselines) {
   std::string set = Write("f.jsonl",
                           "{\"id\":\"a\",\"category\":\"user\",\"faulty_component\":null,\"root_cause_line_index\":1,"
