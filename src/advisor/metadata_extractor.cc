@@ -794,7 +794,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
   if (it == st.fields.end()) return nullptr;
   const Candidate* best = nullptr;
   auto rank = [](const Candidate& c) {
-    return std::make_tuple(c.precedence > kLibrary, c.specificity, c.precedence, c.order);
+    return std::make_tuple(c.precedence > kLibrary, c.precedence, c.specificity, c.order);
   };
   std::string why;
   // A name the command or a config sets to a placeholder hides the code's defaults.
