@@ -53,7 +53,9 @@ bool ParentsExcluded(const Words& parents) {
 }
 
 KeyField Batch(const Words& w) {
-  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference"})) return {};
+  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
+                 "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets"}))
+    return {};
   bool batch = Has(w, "batch") || Has(w, "batchsize") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
                Is(w, {"samples", "per", "gpu"}) || Is(w, {"mbs"}) || Is(w, {"gbs"});
   if (!batch) return {};
@@ -86,7 +88,7 @@ KeyField Epochs(const Words& w) {
                                             "epochs", "epoch", "nepoch", "nepochs", "epoches"};
   for (const auto& x : w)
     if (!kOk.count(x)) return {};
-  if (Is(w, {"epoch"})) return {"epochs", 1};
+  if (Is(w, {"epoch"})) return {};  // a position counter, not a budget
   return {"epochs", HasAny(w, {"max", "num", "train", "total"}) ? 3 : 2};
 }
 
@@ -117,7 +119,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
                       HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "trunk", "encoder"});
   if (model_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"arch"}) || Is(w, {"name", "or", "path"}) ||
                        Is(w, {"pretrained", "model", "name", "or", "path"}) || Is(w, {"id"}) ||
-                       Is(w, {"path"}) || Is(w, {"target"})))
+                       Is(w, {"path"}) || Is(w, {"target"}) || Is(w, {"class", "path"})))
     return {"model_name", Has(parent_last, "backbone") ? 1 : 2};
   return {};
 }
@@ -137,12 +139,17 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||
       Is(w, {"gym", "id"}) || Is(w, {"env", "type"}) || ((Is(w, {"id"}) || Is(w, {"name"})) && Is(parent_last, {"env"})))
     return {"dataset", 2};
+  if (w.size() == 3 && HasAny(w, {"instance", "source", "input", "train", "training"}) && Has(w, "data") &&
+      HasAny(w, {"dir", "root", "path", "folder"}))
+    return {"dataset", 1};
   if (Is(w, {"data", "root"}) || Is(w, {"root"}) || Is(w, {"dataroot"}) || Is(w, {"data", "prefix"}))
     return {"dataset", Is(w, {"root"}) && !HasAny(parent_last, {"data", "dataset", "train"}) ? 0 : 1};
   bool data_parent = (AllIn(parent_last, {"data", "dataset", "datasets", "train", "dataloader", "training", "loader", "cfg", "config", "args"}) &&
                       HasAny(parent_last, {"data", "dataset", "datasets"})) ||
                      (AllIn(parent_last, {"train", "training", "params"}) && data_root);
-  if (data_parent && (Is(w, {"name"}) || Is(w, {"type"}) || Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"target"})))
+  if (data_parent && Is(w, {"name"})) return {"dataset", 3};  // a data section's name over its loader type
+  if (data_parent && (Is(w, {"type"}) || Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"target"}) || Is(w, {"class", "path"}) ||
+                      Is(w, {"local"}) || Is(w, {"hf", "name"})))
     return {"dataset", 2};
   return {};
 }
@@ -152,6 +159,8 @@ KeyField Precision(const Words& w, const Words& parent_last) {
       Is(w, {"compute", "dtype"}) || Is(w, {"train", "dtype"}) || Is(w, {"dtype"}) || Is(w, {"autocast", "dtype"}) ||
       Is(w, {"param", "dtype"}) || Is(w, {"compute", "precision"}) || Is(w, {"training", "precision"}))
     return {"precision", Is(w, {"dtype"}) || Is(w, {"param", "dtype"}) ? 1 : 2};
+  if (Is(w, {"fp8"}) || Is(w, {"use", "fp8"}) || Is(w, {"fp8", "format"}) || Is(w, {"fp8", "recipe"}))
+    return {"fp8", 2};
   if (Is(w, {"fp32"}) || Is(w, {"full", "precision"}) || Is(w, {"no", "amp"}) || Is(w, {"disable", "amp"}))
     return {"fp32", 2};
   if (Is(w, {"fp16"}) || Is(w, {"use", "fp16"}) || Is(w, {"half"}) || Is(w, {"fp16", "enabled"}) ||
@@ -218,6 +227,13 @@ KeyField ClassifyKey(std::string_view key) {
   bool data_root = AllIn(first_words, {"data", "dataset", "datasets", "train", "dataloader"}) &&
                    HasAny(first_words, {"data", "dataset", "datasets"});
   if (KeyField k = Precision(w, parent_last); !k.field.empty()) return k;
+  if (Is(w, {"mock", "data"}) || Is(w, {"synthetic", "data"}) || Is(w, {"fake", "data"}) || Is(w, {"dummy", "data"}) ||
+      Is(w, {"use", "synthetic", "data"}))
+    return {"mock_data", 2};
+  if (Is(w, {"accelerator"})) return {"accelerator", 2};
+  if (Is(w, {"world", "size"}) || Is(w, {"distributed", "world", "size"})) return {"world_size", 2};
+  if ((Is(w, {"name"}) || Is(w, {"type"})) && (Is(parent_last, {"algo"}) || Is(parent_last, {"algorithm"})))
+    return {"model_name", 2};
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;
@@ -227,7 +243,7 @@ KeyField ClassifyKey(std::string_view key) {
       {{"n", "gpu"}, "devices"},       {{"ngpus"}, "devices"},         {{"n", "gpus"}, "devices"},
       {{"gpus", "per", "node"}, "devices"}, {{"nproc", "per", "node"}, "devices"},
       {{"num", "nodes"}, "num_nodes"}, {{"nnodes"}, "num_nodes"},      {{"nodes"}, "num_nodes"},
-      {{"n", "nodes"}, "num_nodes"},   {{"tasks", "per", "node"}, "devices"}, {{"num", "proc", "per", "node"}, "devices"},      {{"num", "machines"}, "num_nodes"},
+      {{"n", "nodes"}, "num_nodes"},   {{"num", "devices"}, "devices"},   {{"tasks", "per", "node"}, "devices"}, {{"num", "proc", "per", "node"}, "devices"},      {{"num", "machines"}, "num_nodes"},
       {{"d", "model"}, "d_model"},     {{"hidden", "size"}, "d_model"}, {{"n", "embd"}, "d_model"},
       {{"embed", "dim"}, "d_model"},   {{"hidden", "dim"}, "d_model"},  {{"n", "layer"}, "num_layers"},
       {{"num", "layers"}, "num_layers"}, {{"num", "hidden", "layers"}, "num_layers"}, {{"n", "layers"}, "num_layers"},

@@ -44,7 +44,8 @@ bool TakesValue(std::string_view launcher, std::string_view opt) {
       "--log_dir", "--log-dir", "--role", "--standalone_port", "--deepspeed_config", "-H", "--hosts",
       "--gpus-per-task", "--nodes", "--account", "-A", "--qos", "--output", "--error", "--ntasks-per-gpu",
       "-x", "--bind-to", "--map-by", "--mca", "--npernode", "-npernode", "--gpu_ids", "--gpu-ids",
-      "--dynamo_backend", "--num_cpu_threads_per_process", "--ssh_port", "--master_port"};
+      "--dynamo_backend", "--world_size", "--world-size", "--nproc", "--base_rank", "--devices", "--accelerator",
+      "--strategy", "--precision", "--num_cpu_threads_per_process", "--ssh_port", "--master_port"};
   (void)launcher;
   for (auto v : kValued)
     if (opt == v) return true;
@@ -58,13 +59,18 @@ void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
     s->nproc_unknown = true;
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
        key == "--num_processes" || key == "--num-processes" || key == "-np" || key == "-n" ||
-       key == "--ntasks-per-node" || key == "--gpus-per-node" || key == "--npernode" || key == "-npernode") && n)
+       key == "--ntasks-per-node" || key == "--gpus-per-node" || key == "--npernode" || key == "-npernode" ||
+       key == "--nproc" || key == "--devices") && n)
     s->nproc_per_node = *n;
   if ((key == "--nnodes" || key == "--num_nodes" || key == "--num-nodes" || key == "--num_machines" ||
        key == "--num-machines" || key == "-N" || key == "--nodes") && n)
     s->nnodes = *n;
+  if ((key == "--world_size" || key == "--world-size") && n) {
+    s->nproc_per_node = *n;  // composer: the total
+    s->nnodes = 1;
+  }
   if (key == "--config_file" || key == "--config-file" || key == "--deepspeed_config") s->launcher_config = std::string(value);
-  if (key == "--mixed_precision" || key == "--mixed-precision") s->launcher_precision = std::string(value);
+  if (key == "--mixed_precision" || key == "--mixed-precision" || key == "--precision") s->launcher_precision = std::string(value);
   if ((key == "--gpus" || key == "--num_gpus" || key == "--num-gpus" || key == "-G") && !n) {
     // --gpus 8 handled above; srun --gpus=a100:8
     size_t colon = value.rfind(':');

@@ -785,6 +785,7 @@ std::string Resolve(const State& st, std::string v, int depth = 0) {
 }
 
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
+std::optional<std::string> PrecisionOf(const std::string& v);
 int NameStrength(const std::string& v);
 
 // The winning value of a field: a non-library key first, then the most
@@ -809,6 +810,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
     if (numeric && !ToNumber(c.value)) continue;
     if ((field == "steps" || field == "epochs" || field == "learning_rate") && ToNumber(c.value).value_or(0) <= 0) continue;
     if ((field == "devices" || field == "device") && c.precedence < kEntryDefault) continue;
+    if (field == "precision" && !PrecisionOf(c.value)) continue;
     if (field == "model_name" || field == "dataset") {
       if (!NameOf(c.value, field == "dataset", &why)) continue;
       if (field == "model_name" && c.precedence >= 0) c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
@@ -822,7 +824,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
 // vit + variant S/16 → vit-S/16.
 std::string WithVariant(const State& st, const Candidate& c, const std::string& name) {
   bool bare = name.size() <= 12 && std::all_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
-  if (!bare) return name;
+  if (!bare || c.key.find('.') == std::string::npos) return name;
   std::string parent = c.key.rfind('.') == std::string::npos ? "" : c.key.substr(0, c.key.rfind('.') + 1);
   for (const char* k : {"depth", "variant", "size", "arch_size", "model_size", "num_layers"}) {
     auto it = st.values.find(parent + k);
@@ -943,11 +945,32 @@ std::optional<std::string> PrecisionOf(const std::string& v) {
 std::optional<int> DeviceCount(std::string v) {
   v = Lower(v);
   if (v == "cpu") return 0;
-  if (v.rfind("cuda:", 0) == 0) v = v.substr(5);
-  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0]))) return std::nullopt;
+  if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+  std::string out;
   for (char c : v)
-    if (!std::isdigit(static_cast<unsigned char>(c)) && c != ',' && c != ' ') return std::nullopt;
-  return 1 + static_cast<int>(std::count(v.begin(), v.end(), ','));
+    if (c != ' ') out += c;
+  v = out;
+  int n = 0;
+  size_t start = 0;
+  while (start <= v.size()) {
+    size_t comma = v.find(',', start);
+    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.rfind("cuda:", 0) == 0) item = item.substr(5);
+    if (!item.empty()) {
+      if (!std::all_of(item.begin(), item.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return std::nullopt;
+      ++n;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (n == 0) return std::nullopt;
+  return n;
+}
+
+bool IsFalse(const std::string& v) {
+  std::string l = Lower(v);
+  return l == "false" || l == "0" || l == "no" || l == "off" || l == "none" || l.empty();
 }
 
 bool IsTrue(const std::string& v) {
@@ -1015,7 +1038,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   } else {
     unresolved("model_name", "no model name in the command, configs or code read");
   }
-  if (const Candidate* c = Best(st, "dataset", false)) {
+  const Candidate* mock = Best(st, "mock_data", false);
+  if (mock && IsTrue(mock->value) && mock->precedence >= kConfig) {
+    md.dataset = "mock";
+    note("dataset", *mock);
+  } else if (const Candidate* c = Best(st, "dataset", false)) {
     std::string why;
     if (auto n = NameOf(c->value, true, &why)) {
       md.dataset = *n;
@@ -1069,10 +1096,15 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   // Precision: a named precision, else the flags, else the launcher's, else
   // autocast in the code, else full precision.
   std::optional<std::string> precision;
-  if (const Candidate* c = Best(st, "precision", false)) {
-    precision = PrecisionOf(c->value);
-    if (precision) note("precision", *c);
+  if (const Candidate* f8 = Best(st, "fp8", false); f8 && !IsFalse(f8->value)) {
+    precision = "fp8";
+    note("precision", *f8);
   }
+  if (!precision)
+    if (const Candidate* c = Best(st, "precision", false)) {
+      precision = PrecisionOf(c->value);
+      if (precision) note("precision", *c);
+    }
   if (!precision && !spec.launcher_precision.empty()) precision = PrecisionOf(spec.launcher_precision);
   if (!precision) {
     const Candidate* bf = Best(st, "bf16", false);
@@ -1107,7 +1139,15 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
   const Candidate* dev_setting = Best(st, "devices", false);
   if (dev_setting && launcher_default_all && dev_setting->precedence < kConfig) dev_setting = nullptr;
-  if (spec.nproc_unknown) {
+  const Candidate* accel = Best(st, "accelerator", false);
+  const Candidate* world = Best(st, "world_size", true);
+  if (accel && Lower(accel->value) == "cpu") {
+    md.hardware.num_gpus = 0;
+    note("hardware.num_gpus", *accel);
+  } else if (world && world->precedence >= kConfig && ToCount(world->value).value_or(0) > 0 && !spec.nproc_per_node) {
+    md.hardware.num_gpus = static_cast<int32_t>(*ToCount(world->value));
+    note("hardware.num_gpus", *world);
+  } else if (spec.nproc_unknown) {
     unresolved("hardware.num_gpus", "the launcher's process count is not a number (" + spec.launcher + ")");
   } else if (spec.nproc_per_node) {
     md.hardware.num_gpus = *spec.nproc_per_node * nodes;
@@ -1118,11 +1158,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.hardware.num_gpus = *l.sbatch_gpus_per_node * nodes;
   } else if (const Candidate* c = dev_setting) {
     std::string v = c->value;
-    if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
-    if (auto n = ToCount(v); n && *n > 0) {
+    bool list = (v.size() >= 2 && v.front() == '[') || v.find(',') != std::string::npos;
+    if (auto n = ToCount(v); n && *n > 0 && !list) {
       md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
-    } else if (v.find(',') != std::string::npos) {
-      md.hardware.num_gpus = static_cast<int32_t>(1 + std::count(v.begin(), v.end(), ',')) * nodes;
+    } else if (list) {
+      if (auto k = DeviceCount(v)) md.hardware.num_gpus = *k * nodes;
     }
     if (md.hardware.num_gpus) note("hardware.num_gpus", *c);
     else unresolved("hardware.num_gpus", "devices = " + c->value + ": every visible GPU");

@@ -228,7 +228,8 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     }
     // Arrays: NAME=( … ) over several lines; the value is the words joined.
     if (size_t eq = line.find("=("); eq != std::string::npos && eq > 0 && line.find(' ') > eq) {
-      std::string name = line.substr(0, eq);
+      bool append = line[eq - 1] == '+';
+      std::string name = line.substr(0, append ? eq - 1 : eq);
       if (name.rfind("export ", 0) == 0 || name.rfind("declare ", 0) == 0) name = Trim(name.substr(name.find(' ')));
       std::string body = line.substr(eq + 2);
       size_t j = idx;
@@ -242,7 +243,8 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       bool ok = !name.empty();
       for (char c : name) ok = ok && IsNameChar(c);
       if (ok) {
-        vars[name] = Trim(ExpandShellVars(body, vars, ctx.positional));
+        std::string value = Trim(ExpandShellVars(body, vars, ctx.positional));
+        vars[name] = append && vars.count(name) ? vars[name] + " " + value : value;
         idx = j;
         continue;
       }
