@@ -159,14 +159,22 @@ void HydraDefaults(const YamlNode& root, ConfigFile* out) {
     const YamlNode& v = root.values[i];
     if (root.keys[i] != "defaults" || v.kind != YamlNode::kSeq) continue;
     for (const auto& item : v.seq) {
+      if (item.kind == YamlNode::kScalar) {  // `- base`: a file beside this one
+        if (item.scalar != "_self_") out->defaults.emplace_back("", item.scalar);
+        continue;
+      }
       if (item.kind != YamlNode::kMap) continue;
       for (size_t g = 0; g < item.keys.size(); ++g) {
         const YamlNode& gv = item.values[g];
         if (gv.kind != YamlNode::kScalar) continue;
         std::string group = item.keys[g];
-        while (!group.empty() && (group[0] == '/' || group[0] == '+')) group.erase(0, 1);
         if (group.rfind("override ", 0) == 0) group = group.substr(9);
-        out->defaults.emplace_back(group, gv.scalar);
+        while (!group.empty() && group[0] == '+') group.erase(0, 1);
+        bool absolute = !group.empty() && group[0] == '/';
+        while (!group.empty() && group[0] == '/') group.erase(0, 1);
+        if (size_t at = group.find('@'); at != std::string::npos) group = group.substr(0, at);  // optim@optimizer
+        // A leading '/' (an absolute group, from the config root) is kept for the reader.
+        out->defaults.emplace_back(absolute ? "/" + group : group, gv.scalar);
       }
     }
   }

@@ -93,6 +93,7 @@ struct State {
   std::vector<std::string> config_paths;     // config files read
   std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
   std::string cwd;                           // where the command runs
+  std::string hydra_root;                    // the Hydra config directory, when the run uses Hydra
   int order = 0;
   bool data_parallel = false;
 
@@ -109,6 +110,18 @@ struct State {
   void Set(const std::string& raw_key, const std::string& value, const std::string& file, int line, int prec) {
     std::string key = NormalKey(raw_key);
     if (key.empty()) return;
+    // Durations with units (max_duration: 4800ba / 1ep / 100000sp).
+    if (LastSegment(key) == "max_duration" || LastSegment(key) == "duration") {
+      std::string v = Lower(value);
+      size_t d = 0;
+      while (d < v.size() && std::isdigit(static_cast<unsigned char>(v[d]))) ++d;
+      std::string unit = v.substr(d);
+      if (d > 0 && (unit == "ba" || unit == "it" || unit == "step" || unit == "steps"))
+        SetField("steps", key, v.substr(0, d), file, line, prec, 3);
+      if (d > 0 && (unit == "ep" || unit == "epoch" || unit == "epochs"))
+        SetField("epochs", key, v.substr(0, d), file, line, prec, 3);
+      return;
+    }
     Candidate& v = values[key];
     if (prec >= v.precedence) v = {value, file, key, line, prec, 0, ++order};
     KeyField kf = ClassifyKey(key);
@@ -289,11 +302,19 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
       start = comma + 1;
     }
   }
-  // Hydra: each default is a file in its group directory (or beside this one).
-  for (const auto& [g, option] : cfg->defaults) {
-    if (option == "_self_" || IsUnset(option)) continue;
-    std::string p = JoinPath(dir, g.empty() ? option + ".yaml" : g + "/" + option + ".yaml");
-    if (st.files.count(p)) ReadConfigFile(st, p, prec, g.empty() ? group : g, depth + 1);
+  // Hydra: each default is a file in its group directory (from the config
+  // root when absolute, else beside this file or under the root).
+  for (const auto& [raw_g, option] : cfg->defaults) {
+    if (option == "_self_" || IsUnset(option) || option == "null") continue;
+    bool absolute = !raw_g.empty() && raw_g[0] == '/';
+    std::string g = absolute ? raw_g.substr(1) : raw_g;
+    std::string rel = g.empty() ? option + ".yaml" : g + "/" + option + ".yaml";
+    for (const std::string& base : {absolute ? st.hydra_root : dir, st.hydra_root, DirOf(dir)}) {
+      std::string p = JoinPath(base, rel);
+      if (!st.files.count(p)) continue;
+      ReadConfigFile(st, p, prec, g.empty() ? group : g, depth + 1);
+      break;
+    }
   }
   for (const auto& e : cfg->entries) {
     if (e.key.rfind("defaults.", 0) == 0 || e.key == "defaults") continue;
@@ -385,6 +406,10 @@ void ReadConfigFile(State& st, const std::string& path, int prec, const std::str
 // ---- Python sources --------------------------------------------------------
 
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
+  std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
+  for (const auto& imp : py.imports)
+    if (!imp.module.empty() && imp.module[0] != '.')
+      for (const auto& n : imp.names) from[n] = imp.module;
   for (const auto& imp : py.imports) {
     std::string top = imp.module.substr(0, imp.module.find('.'));
     if (top.empty()) continue;
@@ -407,10 +432,18 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     }
     if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
   }
-  for (const auto& c : py.calls) {
+  for (const auto& c0 : py.calls) {
+    PyCall c = c0;
+    if (auto f = from.find(c.callee.substr(0, c.callee.find('.'))); f != from.end()) c.callee = f->second + "." + c.callee;
     st.callees.push_back(c.callee);
     if (near_entry) st.entry_callees.insert(c.callee);
     std::string last = LastSegment(c.callee);
+    if ((c.callee.rfind("tfds.", 0) == 0 || c.callee.rfind("tensorflow_datasets.", 0) == 0) &&
+        (last == "load" || last == "builder") && !c.args.empty())
+      if (auto v = st.Literal(c.args[0])) st.SetField("dataset", "tfds", *v, path, c.line, prec, 2);
+    if (near_entry && !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) &&
+        c.callee.find("datasets.") == std::string::npos && LexiconWordIn("data", last).size() >= 4)
+      st.SetField("dataset", "<called dataset class>", last, path, c.line, prec, 1);  // WikiText2()
     if ((last == "add_argument" || last == "option" || last == "add") && !c.args.empty()) {
       std::string name;
       for (const auto& a : c.args)
@@ -515,12 +548,16 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
     auto text = st.Read(path);
     if (!text) continue;
     PythonFacts py = ParsePython(*text);
-    for (const auto& c : py.calls)
-      if (c.callee == "hydra.main") {
-        if (const PyValue* p = c.Kwarg("config_path"); p && p->kind == PyValue::Kind::kString)
-          hydra.path = JoinPath(DirOf(path), p->text);
-        if (const PyValue* n = c.Kwarg("config_name"); n && n->kind == PyValue::Kind::kString) hydra.name = n->text;
-      }
+    // @hydra.main, and any decorator or call that names both a config path and
+    // name (NeMo's hydra_runner, initialize + compose); the first one counts.
+    for (const auto& c : py.calls) {
+      const PyValue* p = c.Kwarg("config_path");
+      const PyValue* n = c.Kwarg("config_name");
+      if (c.callee != "hydra.main" && !(p && n)) continue;
+      if (!hydra.name.empty() || (path != entry && depth > 1)) break;
+      if (p && p->kind == PyValue::Kind::kString) hydra.path = JoinPath(DirOf(path), p->text);
+      if (n && n->kind == PyValue::Kind::kString) hydra.name = n->text;
+    }
     // Bounded: a file with thousands of imports (or names) cannot stall the walk.
     size_t imports_seen = 0;
     if (depth < options.max_import_depth)
@@ -550,6 +587,14 @@ void LibraryDefaults(State& st) {
     hf_args = hf_args || last == "TrainingArguments" || last == "Seq2SeqTrainingArguments" ||
               last == "HfArgumentParser" || last == "SFTConfig" || last == "DPOConfig";
   }
+  bool lightning_trainer = false;
+  for (const auto& c : st.entry_callees) {
+    std::string last = LastSegment(c);
+    lightning_trainer = lightning_trainer || last == "LightningCLI" ||
+                        (last == "Trainer" && (c.find("pl.") == 0 || c.find("L.") == 0 || c.find("lightning") != std::string::npos));
+  }
+  if (lightning_trainer && (st.entry_imports.count("lightning") || st.entry_imports.count("pytorch_lightning")))
+    st.Set("max_epochs", "1000", "<library default: lightning Trainer max_epochs>", 0, kLibrary);
   if (!hf_args || !st.imports.count("transformers")) return;
   const char* lib = "<library default: transformers.TrainingArguments>";
   st.Set("per_device_train_batch_size", "8", lib, 0, kLibrary);
@@ -723,6 +768,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
       hpath = JoinPath(st.cwd, v);
   }
   if (!hname.empty()) {
+    st.hydra_root = hpath;
     std::string n = EndsWith(hname, ".yaml") ? hname : hname + ".yaml";
     std::string root = JoinPath(hpath, n);
     if (!st.files.count(root))
@@ -771,7 +817,27 @@ std::optional<int64_t> ToCount(const std::string& s) {
 
 // An OmegaConf/Hydra interpolation `${a.b}` resolved against the merged keys.
 std::string Resolve(const State& st, std::string v, int depth = 0) {
-  if (depth > 4 || v.size() < 4 || v.rfind("${", 0) != 0 || v.back() != '}') return v;
+  if (depth > 4 || v.size() < 4) return v;
+  // Interpolations inside a string: "${env.domain}_${env.task}".
+  if (size_t open = v.find("${"); open != std::string::npos && (open > 0 || v.find('}') != v.size() - 1)) {
+    std::string out;
+    size_t pos = 0;
+    while (pos < v.size()) {
+      size_t a = v.find("${", pos);
+      size_t b = a == std::string::npos ? std::string::npos : v.find('}', a);
+      if (a == std::string::npos || b == std::string::npos) {
+        out += v.substr(pos);
+        break;
+      }
+      out += v.substr(pos, a - pos);
+      std::string piece = Resolve(st, v.substr(a, b - a + 1), depth + 1);
+      if (piece.rfind("${", 0) == 0) return v;  // unresolved: leave the whole value unresolved
+      out += piece;
+      pos = b + 1;
+    }
+    return out;
+  }
+  if (v.rfind("${", 0) != 0 || v.back() != '}') return v;
   std::string ref = NormalKey(v.substr(2, v.size() - 3));
   if (ref.find(':') != std::string::npos) return v;  // ${oc.env:X}, resolvers
   auto it = st.values.find(ref);
@@ -855,6 +921,11 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   if (l.empty() || v[0] == '@' || v[0] == '%' || GenericName(l)) {
     *why = "'" + v + "' names no model or dataset";
     return std::nullopt;
+  }
+  if (size_t colon = v.find(':'); colon != std::string::npos && colon > 0 && v.find('/') > colon &&
+      v.find("://") == std::string::npos) {
+    v = v.substr(0, colon);  // ImageNet22k:root=<PATH>, imagenet2012:5.*.*
+    l = Lower(v);
   }
   bool placeholder = l.find(' ') != std::string::npos || l.find("path/to") != std::string::npos ||
                      l.find("path_to") != std::string::npos || l.find("your") != std::string::npos ||
@@ -992,6 +1063,7 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   for (const auto& p : st.config_paths) mm_config = mm_config || EndsWith(p, ".py");
   if (imported("ultralytics") && (entry.find("ultralytics") != std::string::npos || called({"YOLO", "RTDETR"})))
     return "ultralytics";
+  if (launcher == "composer" || (imported("composer") && called({"Trainer"}))) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";
   if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))

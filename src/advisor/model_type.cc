@@ -69,11 +69,14 @@ std::vector<std::string> Words(std::string_view s) {
 }  // namespace
 
 std::string LexiconWordIn(std::string_view kind, std::string_view text) {
-  std::string best;
+  std::string best, word;
   for (const auto& w : Words(text))
     for (const auto& x : Lexicon())
-      if (x.kind == kind && x.word.size() > best.size() && x.word.size() >= 3 && w.rfind(x.word, 0) == 0) best = x.word;
-  return best;
+      if (x.kind == kind && x.word.size() > best.size() && x.word.size() >= 3 && w.rfind(x.word, 0) == 0) {
+        best = x.word;
+        word = w;
+      }
+  return word;
 }
 
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {

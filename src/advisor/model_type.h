@@ -32,8 +32,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e);
 
 std::string_view DefaultModelTypeLexicon();
 
-// The longest lexicon word of `kind` ("name", "data") that begins one of the
-// words of `text` ("/path/to/imagenet-folder" → "imagenet"), or "".
+// The word of `text` that begins with the longest lexicon word of `kind`
+// ("name", "data"): "/path/to/imagenet-folder" → "imagenet",
+// "ImageNet22k:root=<PATH>" → "imagenet22k"; "" when none does.
 std::string LexiconWordIn(std::string_view kind, std::string_view text);  // data/model_type_lexicon.tsv
 
 }  // namespace schedmate
