@@ -22,7 +22,7 @@ optimizer:
   ASSERT_TRUE(c.ok()) << c.status().message();
   ASSERT_EQ(c->defaults.size(), 3u);
   EXPECT_EQ(c->defaults[0], (std::pair<std::string, std::string>{"model", "gpt2"}));
-  EXPECT_EQ(c->defaults[1].first, "data");
+  EXPECT_EQ(c->defaults[1].first, "/data");  // an absolute group, resolved from the config root
   EXPECT_EQ(c->defaults[2].first, "trainer");
   ASSERT_NE(c->Find("trainer.max_steps"), nullptr);
   EXPECT_EQ(c->Find("trainer.max_steps")->value, "20000");
