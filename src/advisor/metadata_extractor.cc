@@ -89,7 +89,12 @@ struct State {
   std::map<std::string, std::string> aliases;  // argparse short flag → its long name
   std::vector<std::string> positionals;        // argparse positional arguments, in order
   bool spawns_per_gpu = false;
-  bool autocast_bf16 = false;               // mp.spawn / device_count(): one process per visible GPU
+  bool autocast_bf16 = false;
+  std::string autocast_dtype;  // "bf16"/"fp16" from a literal autocast dtype near the entry
+  std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
+  std::vector<std::pair<std::string, std::string>> default_configs, code_configs;  // (path, from file)
+  std::set<std::string> nargs_flags;  // options declared nargs='+'/'*'
+               // mp.spawn / device_count(): one process per visible GPU
   std::vector<std::string> config_paths;     // config files read
   std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
   std::string cwd;                           // where the command runs
@@ -220,7 +225,7 @@ std::optional<std::string> ResolvePath(const State& st, const std::string& value
   if (v.rfind("file://", 0) == 0) v = v.substr(7);
   std::vector<std::string> bases = {st.cwd, "", near};
   std::vector<std::string> exts = {""};
-  if (!IsConfigLike(v)) exts = {"", ".yaml", ".yml", ".py", ".json", ".gin", ".toml"};
+  if (!IsConfigLike(v)) exts = {"", ".yaml", ".yml", ".json", ".gin", ".toml"};  // a bare word is never a .py module
   for (const auto& b : bases)
     for (const auto& e : exts) {
       std::string p = JoinPath(b, v + e);
@@ -243,6 +248,17 @@ std::optional<std::string> ResolvePath(const State& st, const std::string& value
       found = f;
     }
     if (found) return found;
+  }
+  // A path that is not there but whose file name is unique in the repository (a README typo: eval/ for evals/).
+  if (IsConfigLike(v) && v.find('/') != std::string::npos) {
+    std::string base = "/" + v.substr(v.rfind('/') + 1);
+    std::optional<std::string> only;
+    for (const auto& f : st.files)
+      if (EndsWith(f, base)) {
+        if (only) return std::nullopt;
+        only = f;
+      }
+    return only;
   }
   return std::nullopt;
 }
@@ -422,8 +438,17 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (!st.entry_functions.count(a.scope)) continue;
     } else if (!dotted && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
       st.constants[a.target] = a.value;
-    } else if (!dotted && a.origin == PyAssign::Origin::kAssign && !a.scope.empty()) {
-      continue;  // a function's local variable is not a setting
+    } else if (a.origin == PyAssign::Origin::kAssign && a.in_function && (!dotted || prec <= kImported)) {
+      // A function's local variable is not a setting; nor is an attribute a
+      // library function sets at run time (`args.bf16 = True` inside an if).
+      if (near_entry && !dotted && (a.target == "model" || a.target == "net" || a.target == "network") &&
+          a.value.kind == PyValue::Kind::kOther) {
+        std::string v = a.value.text.substr(0, a.value.text.find('('));
+        v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
+        if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) && a.value.text.find('(') != std::string::npos)
+          st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
+      }
+      continue;
     }
     if (dotted) {  // MODEL_NAME_TO_CONFIG = {...}: entries of a lookup table are not settings
       std::string head = a.target.substr(0, a.target.find('.'));
@@ -432,6 +457,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     }
     if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
   }
+  for (const auto& k : py.classes) st.bases[k.name] = k.bases;
   for (const auto& c0 : py.calls) {
     PyCall c = c0;
     if (auto f = from.find(c.callee.substr(0, c.callee.find('.'))); f != from.end()) c.callee = f->second + "." + c.callee;
@@ -452,6 +478,14 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         for (const auto& a : c.args)
           if (a.kind == PyValue::Kind::kString && a.text.size() > 1 && a.text[0] != '-') name = a.text;
       if (const PyValue* dest = c.Kwarg("dest"); dest && dest->kind == PyValue::Kind::kString) name = dest->text;
+      if (const PyValue* na = c.Kwarg("nargs"); na && (na->text == "+" || na->text == "*"))
+        for (const auto& a : c.args)
+          if (a.kind == PyValue::Kind::kString && a.text.rfind("-", 0) == 0) {
+            std::string f = a.text;
+            while (!f.empty() && f[0] == '-') f.erase(0, 1);
+            std::replace(f.begin(), f.end(), '-', '_');
+            st.nargs_flags.insert(f);
+          }
       for (const auto& a : c.args)  // -b → batch_size
         if (a.kind == PyValue::Kind::kString && a.text.size() == 2 && a.text[0] == '-' && !name.empty())
           st.aliases[a.text.substr(1)] = name;
@@ -469,6 +503,22 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       }
       continue;
     }
+    if (near_entry && (last == "DEFINE_config_file" || last == "DEFINE_config_dict" || last == "add_argument") &&
+        !c.args.empty()) {
+      // A config flag's default file: read when the command names none.
+      std::string name = c.args[0].text;
+      while (!name.empty() && name[0] == '-') name.erase(0, 1);
+      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : (last != "add_argument" && c.args.size() > 1 ? &c.args[1] : nullptr);
+      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path") &&
+          d && d->kind == PyValue::Kind::kString && IsConfigLike(d->text.substr(0, d->text.find(".py:") == std::string::npos ? std::string::npos : d->text.find(".py:") + 3)))
+        st.default_configs.emplace_back(d->text, path);
+    }
+    if ((last == "load" && c.callee.find("OmegaConf") != std::string::npos) && !c.args.empty() &&
+        c.args[0].kind == PyValue::Kind::kString && (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
+      st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
+    if (last == "LightningCLI" || last == "cli_main")
+      for (const auto& a : c.args)
+        if (a.kind == PyValue::Kind::kName) st.entry_functions.insert(LastSegment(a.text) + ".__init__");
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
       // absl: flags.DEFINE_integer("train_epochs", 90, "…")
       const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];
@@ -481,7 +531,11 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       st.entry_functions.insert(LastSegment(c.args[0].text));
     if (last == "DataParallel") st.data_parallel = true;
     if (last == "autocast")
-      if (const PyValue* d = c.Kwarg("dtype"); d && d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
+      if (const PyValue* d = c.Kwarg("dtype")) {
+        if (d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
+        if (near_entry && d->text.find("bfloat16") != std::string::npos) st.autocast_dtype = "bf16";
+        else if (near_entry && d->text.find("float16") != std::string::npos) st.autocast_dtype = "fp16";
+      }
     if (near_entry && (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" ||
                        c.callee == "multiprocessing.spawn"))
       st.spawns_per_gpu = true;
@@ -709,6 +763,30 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
   return InvalidArgument(spec.entry + ": entry point not found in the repository");
 }
 
+// A directory the command names, found in the snapshot: relative to where the
+// command runs or the root; an absolute or placeholder path by its longest
+// tail that exists (/path/to/repo/examples/x/config → examples/x/config).
+std::string ExistingDir(const State& st, std::string v) {
+  for (int strip = 0; strip < 8 && !v.empty(); ++strip) {
+    for (const std::string& base : {st.cwd, std::string()}) {
+      std::string d = JoinPath(base, v);
+      if (d.empty()) continue;
+      auto it = st.files.lower_bound(d + "/");
+      if (it != st.files.end() && it->rfind(d + "/", 0) == 0) return d;
+    }
+    size_t slash = v.find('/', 1);
+    if (slash == std::string::npos) break;
+    v = v.substr(slash + 1);
+  }
+  return JoinPath(st.cwd, v);
+}
+
+// ml_collections: `configs/x.py:gpu8` is the file configs/x.py called with "gpu8".
+std::string StripConfigArg(const std::string& v) {
+  size_t p = v.find(".py:");
+  return p == std::string::npos ? v : v.substr(0, p + 3);
+}
+
 // A config file's stem up to its first resolution, GPU×batch, schedule or
 // dataset-size token: segformer.b1.512x512.ade.160k → segformer.b1,
 // retinanet_r50_fpn_1x_coco → retinanet_r50_fpn.
@@ -734,19 +812,31 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   std::string near = DirOf(entry);
   if (!spec.launcher_config.empty())
     if (auto p = ResolvePath(st, spec.launcher_config, near, true)) ReadConfigFile(st, *p, kConfig, "", 0);
+  // Base configs the code loads itself (OmegaConf.load("…/default.yaml")), under everything else.
+  for (const auto& [c, from] : st.code_configs)
+    if (auto p = ResolvePath(st, c, DirOf(from), true)) ReadConfigFile(st, *p, kEntryDefault, "", 0);
   std::vector<std::string> configs;
   if (!spec.config_file.empty()) configs.push_back(spec.config_file);
   for (const auto& p : spec.positional) configs.push_back(p);
   // Any option whose value is a config file in the repository (--fname x.yaml, config=a/b.yaml).
   for (const auto& [k, v] : spec.overrides)
-    if (IsConfigLike(v) && !EndsWith(v, ".py")) configs.push_back(v);
+    if (IsConfigLike(StripConfigArg(v)) && !EndsWith(v, ".py")) configs.push_back(v);
   for (const auto& [k, v] : spec.overrides) {
     std::string key = Lower(k);
     if (key == "deepspeed" || key == "hyp" || key == "hparams" || key == "gin_file" || key == "exp_file" ||
         key == "cfg_file" || key == "config_file" || key == "model_config" || key == "train_config" || key == "config")
       configs.push_back(v.substr(0, v.find(".py:") == std::string::npos ? std::string::npos : v.find(".py:") + 3));
   }
-  for (const auto& c : configs) {
+  bool named = false;
+  for (const auto& c : configs) named = named || ResolvePath(st, StripConfigArg(c), near, true).has_value();
+  if (!named)  // the config flag's default file
+    for (const auto& [c, from] : st.default_configs)
+      if (auto p = ResolvePath(st, StripConfigArg(c), DirOf(from), true)) {
+        ReadConfigFile(st, *p, kEntryDefault, "", 0);
+        break;
+      }
+  for (const auto& c0 : configs) {
+    std::string c = StripConfigArg(c0);
     auto p = ResolvePath(st, c, near, true);
     if (!p || *p == entry) continue;
     ReadConfigFile(st, *p, kConfig, "", 0);
@@ -765,7 +855,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   for (const auto& [k, v] : spec.overrides) {
     if (k == "config_name" || k == "config-name" || k == "cn") hname = v;
     if (k == "config_path" || k == "config-path" || k == "config_dir" || k == "config-dir" || k == "cp" || k == "cd")
-      hpath = JoinPath(st.cwd, v);
+      hpath = ExistingDir(st, v);
   }
   if (!hname.empty()) {
     st.hydra_root = hpath;
@@ -789,11 +879,26 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     st.Set(alias != st.aliases.end() ? alias->second : k, v, "<command>", 0, kCommand);
   }
   // Bare words bind to the script's positional arguments in order (`main.py /path/to/imagenet`).
+  // Words after an nargs='+' option belong to it (`--methods simclr byol`).
+  std::set<std::string> owned;
+  std::string last_opt;
+  for (const auto& a : spec.args) {
+    if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
+      last_opt = a.substr(a.find_first_not_of('-'));
+      last_opt = last_opt.substr(0, last_opt.find('='));
+      std::replace(last_opt.begin(), last_opt.end(), '-', '_');
+    } else if (st.nargs_flags.count(last_opt)) {
+      owned.insert(a);
+    }
+  }
   size_t next = 0;
   for (const auto& p : spec.positional) {
-    if (next >= st.positionals.size()) break;
-    if (ResolvePath(st, p, near, true)) continue;  // a config file, read above
-    st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
+    if (owned.count(p) || ResolvePath(st, p, near, true)) continue;  // an option's list item; a config file, read above
+    if (next < st.positionals.size()) {
+      st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
+    } else if (p.find('/') != std::string::npos && !IsConfigLike(p)) {
+      st.SetField("dataset", "<positional path>", p, "<command>", 0, kCommand, 1);  // fairseq-train data-bin/x
+    }
   }
 }
 
@@ -868,7 +973,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
   int blocked_below = -1;
   if (field == "model_name" || field == "dataset")
     for (auto& [k, c] : it->second)
-      if (c.precedence >= kConfig && c.specificity >= 2 && !NameOf(Resolve(st, c.value), field == "dataset", &why))
+      if (c.precedence >= kConfig && c.specificity >= 1 && !NameOf(Resolve(st, c.value), field == "dataset", &why))
         blocked_below = std::max(blocked_below, c.precedence);
   for (auto& [k, c] : it->second) {
     c.value = Resolve(st, c.value);
@@ -890,8 +995,12 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
 // vit + variant S/16 → vit-S/16.
 std::string WithVariant(const State& st, const Candidate& c, const std::string& name) {
   bool bare = name.size() <= 12 && std::all_of(name.begin(), name.end(), [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)); });
-  if (!bare || c.key.find('.') == std::string::npos) return name;
+  if (!bare) return name;
   std::string parent = c.key.rfind('.') == std::string::npos ? "" : c.key.substr(0, c.key.rfind('.') + 1);
+  if (parent.empty()) {
+    if (c.key != "model_name" && c.key != "model" && c.key != "arch") return name;
+    parent = "model.";  // config.model_name = "vit" beside config.model.variant = "S/16"
+  }
   for (const char* k : {"depth", "variant", "size", "arch_size", "model_size", "num_layers"}) {
     auto it = st.values.find(parent + k);
     if (it == st.values.end() || IsUnset(it->second.value) || it->second.value.size() > 16) continue;
@@ -1053,6 +1162,7 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   auto called = [&](std::initializer_list<const char*> names) {
     for (const auto& c : st.entry_callees) {
       std::string last = LastSegment(c);
+      if (st.bases.count(last)) continue;  // the repository's own class of that name: judged by its bases
       for (const char* n : names)
         if (last == n || c == n) return true;
     }
@@ -1069,6 +1179,29 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))
     return "fairseq";
   if (imported("megatron") && called({"pretrain"})) return "megatron";
+  // A class the repository defines counts as its bases (LLaVATrainer(Trainer)).
+  auto derives = [&](std::initializer_list<const char*> roots) {
+    for (const auto& c : st.entry_callees) {
+      std::vector<std::string> todo = {LastSegment(c)};
+      for (int hop = 0; hop < 6 && !todo.empty(); ++hop) {
+        std::vector<std::string> next;
+        for (const auto& t : todo) {
+          auto it = st.bases.find(t);
+          if (it == st.bases.end()) continue;
+          for (const auto& b : it->second) {
+            for (const char* r : roots)
+              if (LastSegment(b) == r && b.find("ABC") == std::string::npos && !st.bases.count(LastSegment(b))) return true;
+            next.push_back(LastSegment(b));
+          }
+        }
+        todo = next;
+      }
+    }
+    return false;
+  };
+  if (derives({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer"}) && (st.imports.count("transformers") || st.imports.count("trl")))
+    return "transformers";
+  if (derives({"Accelerator"}) && st.imports.count("accelerate")) return "accelerate";
   if (called({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "ORPOTrainer", "KTOTrainer", "RewardTrainer",
               "GRPOTrainer", "PPOTrainer", "TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig"}) &&
       (imported("transformers") || imported("trl")))
@@ -1136,6 +1269,20 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
                     epochs->precedence == kLibrary);
   if (use_steps) {
     md.training_iterations = ToCount(steps->value);
+    const Candidate* gbs = nullptr;
+    if (auto g = st.fields.find("batch_size"); g != st.fields.end())
+      for (const auto& [k, c] : g->second)
+        if (c.specificity == 1 && ToCount(c.value).value_or(0) > 0 && (!gbs || c.precedence > gbs->precedence)) gbs = &c;
+    std::vector<std::string> w = KeyWords(LastSegment(steps->key));
+    bool kimg = std::find(w.begin(), w.end(), "kimg") != w.end();
+    bool samples = std::find(w.begin(), w.end(), "samples") != w.end();
+    if ((kimg || samples) && md.training_iterations) {
+      // StyleGAN's kimg and Megatron's train_samples count images/samples: steps are that over the global batch.
+      const Candidate* b = gbs ? gbs : Best(st, "batch_size", true);
+      int64_t batch = b ? ToCount(b->value).value_or(0) : 0;
+      if (batch > 0) md.training_iterations = *md.training_iterations * (kimg ? 1000 : 1) / batch;
+      else md.training_iterations.reset();
+    }
     if (md.training_iterations) {
       md.iteration_type = "step";
       note("training_iterations", *steps);
@@ -1200,6 +1347,9 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     bf = bf || st.autocast_bf16;
     precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
   }
+  if (precision && (*precision == "bf16" || *precision == "fp16") && !st.autocast_dtype.empty() &&
+      !Best(st, "precision", false))
+    precision = st.autocast_dtype;  // the flag turns autocast on; its literal dtype says which
   md.precision = precision;
 
   // GPUs: the launcher's processes × nodes, the batch system's resources, a

@@ -29,14 +29,29 @@ class Walker {
     if (type == "call") Call(node);
     else if (type == "assignment") Assign(node);
     else if (type == "import_statement" || type == "import_from_statement") Import(node, type);
-    else if (type == "function_definition" || type == "class_definition") {
+    bool saved_in_class = in_class_;
+    if (type == "function_definition" || type == "class_definition") {
       TSNode name = ts_node_child_by_field_name(node, "name", 4);
-      if (!ts_node_is_null(name)) scope_ = Text(name);
+      if (!ts_node_is_null(name)) scope_ = in_class_ && type == "function_definition" ? scope_ + "." + Text(name) : Text(name);
+      in_class_ = type == "class_definition";
+      if (type == "function_definition") ++functions_;
       if (type == "function_definition") Parameters(node);
+      if (type == "class_definition" && !ts_node_is_null(name) && out_->classes.size() < 5000) {
+        PyClass k{Text(name), {}, Line(node)};
+        TSNode supers = ts_node_child_by_field_name(node, "superclasses", 12);
+        if (!ts_node_is_null(supers)) {
+          uint32_t count = ts_node_named_child_count(supers);
+          for (uint32_t i = 0; i < count && i < 16; ++i)
+            if (std::string d = Dotted(ts_node_named_child(supers, i)); !d.empty()) k.bases.push_back(d);
+        }
+        out_->classes.push_back(std::move(k));
+      }
     }
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) Visit(ts_node_named_child(node, i), depth + 1);
     scope_ = saved_scope;
+    in_class_ = saved_in_class;
+    if (type == "function_definition") --functions_;
   }
 
  private:
@@ -154,7 +169,8 @@ class Walker {
   }
 
   void Emit(const std::string& target, PyValue v, int line, PyAssign::Origin origin) {
-    if (out_->assigns.size() < 20000) out_->assigns.push_back({target, std::move(v), line, scope_, origin});
+    if (out_->assigns.size() < 20000)
+      out_->assigns.push_back({target, std::move(v), line, scope_, origin, functions_ > 0 && origin != PyAssign::Origin::kParam});
   }
 
   // `x = dict(a=1, b=dict(c=2))` and `x = {"a": 1}` → x.a = 1, x.b.c = 2.
@@ -274,6 +290,8 @@ class Walker {
   std::string_view src_;
   PythonFacts* out_;
   std::string scope_;
+  bool in_class_ = false;
+  int functions_ = 0;
   mutable int depth_ = 0;
 };
 

@@ -40,8 +40,11 @@ struct PyAssign {
   std::string target;  // dotted: "BATCH_SIZE", "config.lr", "args.batch_size", "model.backbone.depth"
   PyValue value;
   int line = 0;
-  std::string scope;  // innermost enclosing function or class ("" at module level)
+  // Innermost enclosing function or class ("" at module level); a method is
+  // "Class.method" (its parameters are the class's constructor arguments for __init__).
+  std::string scope;
   Origin origin = Origin::kAssign;
+  bool in_function = false;  // inside a def (a local, or an attribute set at run time)
 };
 
 struct PyImport {
@@ -50,10 +53,17 @@ struct PyImport {
   int line = 0;
 };
 
+struct PyClass {
+  std::string name;
+  std::vector<std::string> bases;  // dotted: "Trainer", "transformers.Trainer"
+  int line = 0;
+};
+
 struct PythonFacts {
   std::vector<PyImport> imports;
   std::vector<PyCall> calls;
   std::vector<PyAssign> assigns;
+  std::vector<PyClass> classes;
   bool has_syntax_errors = false;
 };
 
