@@ -56,7 +56,8 @@ KeyField Batch(const Words& w) {
   if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
                  "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets"}))
     return {};
-  bool batch = Has(w, "batch") || Has(w, "batchsize") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
+  bool batch = (Has(w, "batch") && (Has(w, "size") || Has(w, "per") || w.size() == 1 || Is(w, {"train", "batch"}))) ||
+               Has(w, "batchsize") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||
                Is(w, {"samples", "per", "gpu"}) || Is(w, {"mbs"}) || Is(w, {"gbs"});
   if (!batch) return {};
   if (HasAny(w, {"micro", "device", "gpu", "local", "mbs", "replica"}) || (Has(w, "per") && !Has(w, "ims"))) return {"batch_size", 3};
@@ -68,8 +69,13 @@ KeyField Steps(const Words& w) {
   static const std::set<std::string> kUnits = {"steps", "step", "iters", "iter", "iterations", "iteration",
                                                "updates", "update", "timesteps", "kimg"};
   std::string unit;
+  int units = 0;
   for (const auto& x : w)
-    if (kUnits.count(x)) unit = x;
+    if (kUnits.count(x)) {
+      unit = x;
+      ++units;
+    }
+  if (units > 1 && !Is(w, {"steps", "iters"})) return {};  // update_step: not a budget
   if (unit.empty() || HasAny(w, {"per", "size", "lr", "gamma", "schedule", "milestones"})) return {};
   if (unit == "timesteps" && !HasAny(w, {"total", "max"})) return {};  // a diffusion's noise steps
   if (unit == "step" && w.size() == 1) return {};                       // --step: ambiguous

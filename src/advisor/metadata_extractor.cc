@@ -23,6 +23,10 @@ namespace {
 // Precedence of a value's origin: later stages override earlier ones.
 enum Precedence { kLibrary = 0, kImported = 1, kEntryDefault = 2, kConfig = 3, kCommand = 5 };
 
+std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
+int NameStrength(const std::string& v);
+std::optional<std::string> PrecisionOf(const std::string& v);
+
 struct Candidate {
   std::string value, file, key;
   int line = 0;
@@ -445,7 +449,8 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
           a.value.kind == PyValue::Kind::kOther) {
         std::string v = a.value.text.substr(0, a.value.text.find('('));
         v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
-        if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) && a.value.text.find('(') != std::string::npos)
+        if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) && a.value.text.find('(') != std::string::npos &&
+            NameStrength(v) == 0)
           st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
       }
       continue;
@@ -552,7 +557,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (auto v = st.Literal(c.args[0])) st.SetField("model_name", "create_model", *v, path, c.line, prec, 1);
       continue;
     }
-    if ((c.callee.rfind("models.", 0) == 0 || c.callee.find("torchvision.models.") != std::string::npos) &&
+    if (c.callee.find("torchvision.models.") != std::string::npos &&
         std::islower(static_cast<unsigned char>(last[0])) && last.find("load") == std::string::npos &&
         last.find("get") == std::string::npos) {
       st.SetField("model_name", "torchvision.models", last, path, c.line, prec, 1);  // torchvision.models.resnet50()
@@ -575,6 +580,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     }
     if (c.callee == "hydra.main") continue;  // read by the caller
     bool loader = last.find("Loader") != std::string::npos || last.find("loader") != std::string::npos;
+    // Keyword arguments of calls in the repository's library code are how it
+    // uses its own functions (update_step=1000), not the run's settings.
+    if (prec <= kImported && !near_entry) continue;
     for (const auto& [k, v] : c.kwargs) {
       if (loader && k != "batch_size") continue;
       if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
@@ -982,6 +990,9 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
     if ((field == "steps" || field == "epochs" || field == "learning_rate") && ToNumber(c.value).value_or(0) <= 0) continue;
     if ((field == "devices" || field == "device") && c.precedence < kEntryDefault) continue;
     if (field == "precision" && !PrecisionOf(c.value)) continue;
+    if ((field == "fp16" || field == "bf16" || field == "amp" || field == "fp8" || field == "fp32" || field == "precision") &&
+        c.precedence < kEntryDefault && c.precedence != kLibrary)
+      continue;  // a precision setting in library code is not the run's
     if (field == "model_name" || field == "dataset") {
       if (!NameOf(c.value, field == "dataset", &why)) continue;
       if (field == "model_name" && c.precedence >= 0) c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
@@ -1016,7 +1027,9 @@ bool GenericName(const std::string& lower) {
       "model", "models", "model_config", "config", "configs", "base", "default", "custom", "latest", "none",
       "datamodulefromconfig", "concatdataset", "wrappeddataset", "dataset", "datasets", "datamodule",
       "basedataset", "customdataset", "data", "true", "false", "yes", "no", "train", "test", "valid", "val",
-      "validation", "dummy", "fake", "main", "net", "network", "module", "lightningmodule", "trainer"};
+      "validation", "dummy", "fake", "main", "net", "network", "module", "lightningmodule", "trainer", "ddp",
+      "distributeddataparallel", "dataparallel", "fsdp", "fullyshardeddataparallel", "encoderdecoder", "sequential",
+      "modulelist", "nn", "totensor", "compose", "transforms"};
   return k.count(lower) > 0;
 }
 
@@ -1103,7 +1116,8 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
 // trainer, not the network.
 int NameStrength(const std::string& v) {
   std::string last = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
-  for (const char* suffix : {"Model", "Module", "Exp", "Wrapper", "Task", "System", "Trainer", "Runner", "Pipeline"})
+  for (const char* suffix : {"Model", "Module", "Exp", "Wrapper", "Task", "System", "Trainer", "Runner", "Pipeline",
+                             "Backbone", "Encoder", "Decoder", "Head", "Neck"})
     if (EndsWith(last, suffix) && last.size() > std::string(suffix).size()) return -2;
   return 0;
 }
@@ -1315,7 +1329,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   // Precision: a named precision, else the flags, else the launcher's, else
   // autocast in the code, else full precision.
   std::optional<std::string> precision;
-  if (const Candidate* f8 = Best(st, "fp8", false); f8 && !IsFalse(f8->value)) {
+  if (const Candidate* f8 = Best(st, "fp8", false); f8 && (IsTrue(f8->value) || Lower(f8->value) == "hybrid" ||
+                                                          Lower(f8->value) == "e4m3" || Lower(f8->value) == "delayed")) {
     precision = "fp8";
     note("precision", *f8);
   }
