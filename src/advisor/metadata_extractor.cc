@@ -892,7 +892,8 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   std::string last_opt;
   for (const auto& a : spec.args) {
     if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
-      last_opt = a.substr(a.find_first_not_of('-'));
+      size_t body = a.find_first_not_of('-');
+      last_opt = body == std::string::npos ? "" : a.substr(body);
       last_opt = last_opt.substr(0, last_opt.find('='));
       std::replace(last_opt.begin(), last_opt.end(), '-', '_');
     } else if (st.nargs_flags.count(last_opt)) {
@@ -1444,8 +1445,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
 
 }  // namespace
 
-Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
-                                         const ExtractOptions& options) {
+static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& snapshot, const std::string& command,
+                                                  const ExtractOptions& options) {
   State st{snapshot, options};
   st.cwd = JoinPath("", options.workdir);
   FileTreeOptions tree_options;  // the extractor needs paths only: a large monorepo is listed whole
@@ -1477,6 +1478,17 @@ Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std
   LibraryDefaults(st);
   ReadConfigsAndOverrides(st, l, entry, hydra);
   return Assemble(st, l, entry);
+}
+
+// A user's repository never takes the scheduler down: a library exception
+// on hostile input becomes an error, and the caller falls back.
+Result<WorkloadMetadata> ExtractMetadata(const RepoSnapshot& snapshot, const std::string& command,
+                                         const ExtractOptions& options) {
+  try {
+    return ExtractMetadataUnguarded(snapshot, command, options);
+  } catch (const std::exception& e) {
+    return Internal(std::string("metadata extraction failed: ") + e.what());
+  }
 }
 
 }  // namespace schedmate

@@ -145,5 +145,14 @@ TEST(MetadataExtractor, FailsCleanlyWithoutAnEntryPoint) {
   EXPECT_FALSE(ExtractMetadata(**snap, "make all").ok());
 }
 
+TEST(MetadataExtractor, BareDoubleDashAfterAListOption) {
+  // Regression: `--` after an nargs='+' option threw std::out_of_range.
+  Repo r("dashes");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--methods', nargs='+')\n"
+                     "p.add_argument('data')\n");
+  WorkloadMetadata md = r.Extract("python train.py --methods a b -- /data/cifar10");
+  EXPECT_EQ(md.launcher, "python");
+}
+
 }  // namespace
 }  // namespace schedmate
