@@ -47,7 +47,7 @@ bool NotTheRunsValue(const Words& w) {
 
 bool ParentsExcluded(const Words& parents) {
   return HasAny(parents, {"eval", "evaluation", "val", "valid", "validation", "test", "testing", "dev", "predict",
-                          "inference", "infer", "teacher", "ema", "reward", "critic", "ref", "scheduler", "lr_scheduler",
+                          "inference", "infer", "teacher", "ema", "reward", "critic", "ref",
                           "warmup", "visualization", "visualizer", "logger", "callbacks", "hooks", "sampler", "sampling",
                           "generation"});
 }
@@ -77,7 +77,8 @@ KeyField Steps(const Words& w) {
     }
   if (units > 1 && !Is(w, {"steps", "iters"})) return {};  // update_step: not a budget
   if (unit.empty() || HasAny(w, {"per", "size", "lr", "gamma", "schedule", "milestones"})) return {};
-  if (unit == "timesteps" && !HasAny(w, {"total", "max"})) return {};  // a diffusion's noise steps
+  if (unit == "timesteps" && (!HasAny(w, {"total", "max", "num", "n"}) || Has(w, "train")))
+    return {};  // num_train_timesteps: a diffusion's noise steps; num/total_timesteps: an RL budget
   if (unit == "step" && w.size() == 1) return {};                       // --step: ambiguous
   static const std::set<std::string> kPrefix = {"max", "num", "total", "train", "training", "n", "nb", "number", "k",
                                                 "steps", "iters", "iterations", "updates", "kimg", "opt", "optim"};
@@ -94,7 +95,7 @@ KeyField Epochs(const Words& w) {
                                             "epochs", "epoch", "nepoch", "nepochs", "epoches"};
   for (const auto& x : w)
     if (!kOk.count(x)) return {};
-  if (Is(w, {"epoch"})) return {};  // a position counter, not a budget
+  if (Is(w, {"epoch"})) return {"epochs", 1};  // --epoch 100 (tianshou); library counters are not read
   return {"epochs", HasAny(w, {"max", "num", "train", "total"}) ? 3 : 2};
 }
 
@@ -240,6 +241,10 @@ KeyField ClassifyKey(std::string_view key) {
   if (Is(w, {"world", "size"}) || Is(w, {"distributed", "world", "size"})) return {"world_size", 2};
   if ((Is(w, {"name"}) || Is(w, {"type"})) && (Is(parent_last, {"algo"}) || Is(parent_last, {"algorithm"})))
     return {"model_name", 2};
+  if (Is(w, {"alg"}) || Is(w, {"algo"}) || Is(w, {"algorithm"})) return {"model_name", 2};  // RL: --alg=ppo2
+  if ((Is(w, {"task", "name"}) || Is(w, {"task", "names"})) &&
+      !HasAny(parent_words, {"trainer", "engine", "runner", "logging", "wandb"}))
+    return {"dataset", 2};  // GLUE-style task names
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;

@@ -52,6 +52,12 @@ bool TakesValue(std::string_view launcher, std::string_view opt) {
   return false;
 }
 
+// torchrun's options that take no value; every other one does (--rdzv_conf x).
+bool TorchrunFlag(std::string_view opt) {
+  return opt == "--standalone" || opt == "--no_python" || opt == "--no-python" || opt == "--run_path" ||
+         opt == "--run-path" || opt == "--module" || opt == "-m" || opt == "--use_env" || opt == "--use-env";
+}
+
 void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   auto n = ToInt(value);
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
@@ -62,6 +68,9 @@ void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
        key == "--ntasks-per-node" || key == "--gpus-per-node" || key == "--npernode" || key == "-npernode" ||
        key == "--nproc" || key == "--devices") && n)
     s->nproc_per_node = *n;
+  if ((key == "--nnodes" || key == "--num_nodes" || key == "--num-nodes" || key == "-N" || key == "--nodes") && !n &&
+      !value.empty() && value.rfind("1:", 0) != 0)
+    s->nproc_unknown = true;  // --nnodes "${REPLICAS}": the node count is a placeholder
   if ((key == "--nnodes" || key == "--num_nodes" || key == "--num-nodes" || key == "--num_machines" ||
        key == "--num-machines" || key == "-N" || key == "--nodes") && n)
     s->nnodes = *n;
@@ -210,7 +219,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       size_t eq = opt.find('=');
       if (eq != std::string::npos) {
         ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
-      } else if (TakesValue(launcher, opt) && j + 1 < words.size()) {
+      } else if ((TakesValue(launcher, opt) || (launcher == "torchrun" && !TorchrunFlag(opt))) && j + 1 < words.size()) {
         ReadOption(&s, opt, words[j + 1]);
         ++j;
       } else if (opt == "--standalone") {

@@ -64,6 +64,15 @@ std::string NormalKey(std::string key) {
   return key;
 }
 
+// A Gym/Gymnasium environment id: Name-v4, ALE/Pong-v5.
+bool LooksLikeEnvId(const std::string& v) {
+  size_t dash = v.rfind("-v");
+  if (dash == std::string::npos || dash == 0 || dash + 2 >= v.size() || v.size() > 64) return false;
+  for (size_t i = dash + 2; i < v.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(v[i]))) return false;
+  return std::isalpha(static_cast<unsigned char>(v[0]));
+}
+
 bool ToCountText(const std::string& v) {
   return !v.empty() && v.size() < 6 && std::all_of(v.begin(), v.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
@@ -94,6 +103,7 @@ struct State {
   std::vector<std::string> positionals;        // argparse positional arguments, in order
   bool spawns_per_gpu = false;
   bool autocast_bf16 = false;
+  bool multi_device = false;  // pmap/pjit/Mesh, a TF distribution strategy: every visible device
   std::string autocast_dtype;  // "bf16"/"fp16" from a literal autocast dtype near the entry
   std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
   std::vector<std::pair<std::string, std::string>> default_configs, code_configs;  // (path, from file)
@@ -134,6 +144,13 @@ struct State {
     Candidate& v = values[key];
     if (prec >= v.precedence) v = {value, file, key, line, prec, 0, ++order};
     KeyField kf = ClassifyKey(key);
+    if (kf.field.empty() && LooksLikeEnvId(value)) {
+      std::string last = LastSegment(key);
+      if (last == "task" || last == "game" || last == "env_name" || last == "gym_env") {
+        SetField("dataset", key, value, file, line, prec, 2);  // --task PongNoFrameskip-v4
+        return;
+      }
+    }
     if (kf.field.empty()) {
       // `--coco_path /x`, `imagenet_dir`: a key named after a known dataset;
       // `resnet_depth 18`: a model family and its size.
@@ -442,7 +459,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (!st.entry_functions.count(a.scope)) continue;
     } else if (!dotted && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
       st.constants[a.target] = a.value;
-    } else if (a.origin == PyAssign::Origin::kAssign && a.in_function && (!dotted || prec <= kImported)) {
+    } else if (a.origin == PyAssign::Origin::kAssign && a.in_function && (!dotted || prec <= kImported) &&
+               !(a.target.rfind("self.", 0) == 0 && EndsWith(a.scope, "__init__"))) {
+      // (A config class's constructor defaults, `self.lr = 1e-4` in __init__, are settings.)
       // A function's local variable is not a setting; nor is an attribute a
       // library function sets at run time (`args.bf16 = True` inside an if).
       if (near_entry && !dotted && (a.target == "model" || a.target == "net" || a.target == "network") &&
@@ -535,6 +554,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
       st.entry_functions.insert(LastSegment(c.args[0].text));
     if (last == "DataParallel") st.data_parallel = true;
+    if (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" || last == "MirroredStrategy" ||
+        last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" || last == "make_mesh" || last == "create_device_mesh")
+      st.multi_device = true;
     if (last == "autocast")
       if (const PyValue* d = c.Kwarg("dtype")) {
         if (d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
@@ -855,7 +877,8 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     bool model_dir = false;
     for (const auto& seg : KeyWords(DirOf(*p)))
       model_dir = model_dir || seg == "models" || seg == "model" || seg == "arch" || seg == "archs" || seg == "networks";
-    if (model_dir) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 2);
+    if (EndsWith(*p, ".py")) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 3);  // OpenMMLab-style: named after the model
+    else if (model_dir) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 2);
     else if (!LexiconWordIn("name", stem).empty()) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 1);
   }
   std::set<std::string> group_choices;  // overrides that pick a Hydra config group file
@@ -883,6 +906,12 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   }
   for (const auto& [k, v] : spec.overrides) {
     if (group_choices.count(k)) continue;
+    if (v.size() > 2 && v.front() == '{' && v.back() == '}') {  // --hparams '{"learning_rate": 1e-4}'
+      if (auto cfg = ParseConfig(v, "<command>.json"); cfg.ok()) {
+        for (const auto& e : cfg->entries) st.Set(e.key, e.value, "<command>", 0, kCommand);
+        continue;
+      }
+    }
     auto alias = st.aliases.find(k);
     st.Set(alias != st.aliases.end() ? alias->second : k, v, "<command>", 0, kCommand);
   }
@@ -1030,7 +1059,8 @@ bool GenericName(const std::string& lower) {
       "basedataset", "customdataset", "data", "true", "false", "yes", "no", "train", "test", "valid", "val",
       "validation", "dummy", "fake", "main", "net", "network", "module", "lightningmodule", "trainer", "ddp",
       "distributeddataparallel", "dataparallel", "fsdp", "fullyshardeddataparallel", "encoderdecoder", "sequential",
-      "modulelist", "nn", "totensor", "compose", "transforms"};
+      "modulelist", "nn", "totensor", "compose", "transforms", "datasetdict", "video", "image", "images", "text",
+      "audio", "rawframe", "rawframes", "paired", "pairedimage", "single", "concat", "repeat", "multi"};
   return k.count(lower) > 0;
 }
 
@@ -1098,6 +1128,12 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
     return std::nullopt;
   }
   std::string name = segs.back();
+  if (dataset && segs.size() > 1 && LexiconWordIn("data", name).empty())
+    for (auto it = segs.rbegin(); it != segs.rend(); ++it)
+      if (!LexiconWordIn("data", *it).empty()) {  // data/kinetics400/videos_train → kinetics400
+        name = *it;
+        break;
+      }
   if (dataset) {
     // CocoDataset, ImageNetTrain, MNISTDataModule → the data's name.
     for (const char* suffix : {"DataModule", "Dataset", "Train", "Data"})
@@ -1105,6 +1141,9 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
         name = name.substr(0, name.size() - std::string(suffix).size());
   }
   std::string ln = Lower(name);
+  if (dataset)
+    for (const char* suffix : {"Factory", "Wrapper", "Persistence", "Builder", "Loader", "Module", "Sampler"})
+      if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
   if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
     *why = "'" + v + "' names no model or dataset";
     return std::nullopt;
@@ -1413,8 +1452,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     std::string fw_now = Framework(st, entry, spec.launcher);
     if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
     else if (st.spawns_per_gpu && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "one process per visible GPU");
-    else if ((fw_now == "jax" || fw_now == "tensorflow") && spec.launcher != "torchrun")
-      unresolved("hardware.num_gpus", fw_now + " uses every visible device");
+    else if (fw_now == "jax" && st.multi_device && spec.launcher != "torchrun")
+      unresolved("hardware.num_gpus", "jax pmap/pjit over every visible device");
+    else if (fw_now == "tensorflow" && st.multi_device && spec.launcher != "torchrun")
+      unresolved("hardware.num_gpus", "a TensorFlow distribution strategy over every visible device");
     else md.hardware.num_gpus = nodes;
   } else {
     unresolved("hardware.num_gpus", spec.launcher + " without a process count uses every visible GPU");
