@@ -43,4 +43,30 @@ std::map<std::string, EntryPoint> ParseConsoleScripts(std::string_view text) {
   return out;
 }
 
+std::map<std::string, EntryPoint> ParseSetupScripts(std::string_view text) {
+  std::map<std::string, EntryPoint> out;
+  size_t at = text.find("scripts");
+  while (at != std::string_view::npos && out.size() < 256) {
+    size_t open = text.find('[', at), close = open == std::string_view::npos ? open : text.find(']', open);
+    size_t eq = text.find('=', at);
+    if (open == std::string_view::npos || close == std::string_view::npos || eq == std::string_view::npos || eq > open ||
+        text.substr(at, eq - at).find_first_not_of("scripts \t") != std::string_view::npos) {
+      at = text.find("scripts", at + 7);
+      continue;
+    }
+    std::string_view list = text.substr(open + 1, close - open - 1);
+    size_t q = 0;
+    while ((q = list.find_first_of("'\"", q)) != std::string_view::npos) {
+      size_t end = list.find(list[q], q + 1);
+      if (end == std::string_view::npos) break;
+      std::string path(list.substr(q + 1, end - q - 1));
+      std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+      if (!name.empty() && path.find(' ') == std::string::npos) out[name] = {"", "", path};
+      q = end + 1;
+    }
+    at = text.find("scripts", close);
+  }
+  return out;
+}
+
 }  // namespace schedmate

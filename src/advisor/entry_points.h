@@ -14,10 +14,14 @@ namespace schedmate {
 struct EntryPoint {
   std::string module;    // "fairseq_cli.train"
   std::string function;  // "cli_main" ("" when not given)
+  std::string file;      // setup.py `scripts=['pkg/bin/t2t-trainer']`: the script itself
 };
 
 // name → entry point, from the text of a setup.py, setup.cfg or pyproject.toml.
 std::map<std::string, EntryPoint> ParseConsoleScripts(std::string_view text);
+
+// setup.py `scripts=[...]`: name (the file's base name) → the file path.
+std::map<std::string, EntryPoint> ParseSetupScripts(std::string_view text);
 
 }  // namespace schedmate
 

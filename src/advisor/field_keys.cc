@@ -120,7 +120,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
       Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}))
     return {"model_name", 2};
   if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
-      Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}))
+      Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}) || Is(w, {"model", "card"}))
     return {"model_name", 1};
   bool model_parent = AllIn(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "pretrained", "cfg", "config", "args", "g", "trunk", "encoder"}) &&
                       HasAny(parent_last, {"model", "network", "arch", "net", "generator", "backbone", "trunk", "encoder"});

@@ -80,7 +80,10 @@ void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   }
   if (key == "--config_file" || key == "--config-file" || key == "--deepspeed_config") s->launcher_config = std::string(value);
   if (key == "--mixed_precision" || key == "--mixed-precision" || key == "--precision") s->launcher_precision = std::string(value);
-  if ((key == "--gpus" || key == "--num_gpus" || key == "--num-gpus" || key == "-G") && !n) {
+  if ((key == "--gpus" || key == "--devices" || key == "--gpu_ids" || key == "--gpu-ids") && !n && !value.empty() &&
+      std::all_of(value.begin(), value.end(), [](char c) { return (c >= '0' && c <= '9') || c == ','; })) {
+    s->nproc_per_node = static_cast<int>(std::count(value.begin(), value.end(), ',')) + (value.back() == ',' ? 0 : 1);
+  } else if ((key == "--gpus" || key == "--num_gpus" || key == "--num-gpus" || key == "-G") && !n) {
     // --gpus 8 handled above; srun --gpus=a100:8
     size_t colon = value.rfind(':');
     if (colon != std::string_view::npos)
@@ -213,6 +216,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
     return Status::Ok();
   };
   bool module_flag = false;
+  std::string script_option;  // a launcher's --script X
   auto skip_options = [&](size_t j, std::string_view launcher) {
     while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") {
       std::string opt = words[j];
@@ -220,6 +224,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       if (eq != std::string::npos) {
         ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
       } else if ((TakesValue(launcher, opt) || (launcher == "torchrun" && !TorchrunFlag(opt))) && j + 1 < words.size()) {
+        if (opt == "--script") script_option = words[j + 1];
         ReadOption(&s, opt, words[j + 1]);
         ++j;
       } else if (opt == "--standalone") {
@@ -235,11 +240,23 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
   if (IsPython(head)) {
     size_t j = i + 1;
     while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") ++j;  // -u, -O
-    // python -m torch.distributed.run/launch → torchrun
-    if (j + 1 < words.size() && words[j] == "-m" &&
-        (words[j + 1] == "torch.distributed.run" || words[j + 1] == "torch.distributed.launch")) {
-      if (s.launcher.empty()) s.launcher = "torchrun";
-      RETURN_IF_ERROR(take_entry(skip_options(j + 2, "torchrun")));
+    // python -m torch.distributed.run/launch → torchrun; other frameworks'
+    // launcher modules (paddle.distributed.launch, trainer.distribute) likewise.
+    bool launcher_module = j + 1 < words.size() && words[j] == "-m" &&
+                           (words[j + 1].find(".distributed.") != std::string::npos ||
+                            words[j + 1].find(".distribute") != std::string::npos ||
+                            words[j + 1] == "torch.distributed.run" || words[j + 1] == "torch.distributed.launch");
+    if (launcher_module) {
+      if (s.launcher.empty())
+        s.launcher = words[j + 1].rfind("torch.", 0) == 0 ? "torchrun" : words[j + 1].substr(0, words[j + 1].find('.'));
+      size_t k = skip_options(j + 2, "torchrun");
+      if (!script_option.empty()) {  // trainer.distribute --script train.py
+        s.entry_kind = LaunchSpec::Entry::kScript;
+        s.entry = script_option;
+        s.args.assign(words.begin() + static_cast<long>(k), words.end());
+      } else {
+        RETURN_IF_ERROR(take_entry(k));
+      }
     } else {
       if (s.launcher.empty()) s.launcher = "python";
       RETURN_IF_ERROR(take_entry(j));
@@ -258,6 +275,9 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
     s.launcher = "accelerate";
     size_t j = skip_options(i + 2, "accelerate");
     RETURN_IF_ERROR(take_entry(j));
+  } else if (head.size() > 3 && head.substr(head.size() - 3) == ".py") {  // ./train.py (an executable script)
+    s.launcher = "python";
+    RETURN_IF_ERROR(take_entry(i));
   } else if (head == "bash" || head == "sh" || (head.size() > 3 && head.substr(head.size() - 3) == ".sh")) {
     s.launcher = head == "bash" || head == "sh" ? std::string(head) : "bash";
     size_t j = head == "bash" || head == "sh" ? i + 1 : i;

@@ -108,6 +108,7 @@ struct State {
   std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
   std::vector<std::pair<std::string, std::string>> default_configs, code_configs;  // (path, from file)
   std::set<std::string> nargs_flags;  // options declared nargs='+'/'*'
+  std::set<std::string> base_configs;  // Python configs with an mmengine-style _base_
                // mp.spawn / device_count(): one process per visible GPU
   std::vector<std::string> config_paths;     // config files read
   std::set<std::string> entry_functions;     // fire/typer/console-script functions (their parameters are arguments)
@@ -367,6 +368,7 @@ void ReadPythonConfig(State& st, const std::string& path, const std::string& tex
   std::string dir = DirOf(path);
   for (const auto& a : py.assigns) {
     if (a.target != "_base_" || !a.scope.empty()) continue;
+    st.base_configs.insert(path);
     std::vector<PyValue> bases = a.value.kind == PyValue::Kind::kList ? a.value.items : std::vector<PyValue>{a.value};
     for (const auto& b : bases)
       if (b.kind == PyValue::Kind::kString)
@@ -469,7 +471,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         std::string v = a.value.text.substr(0, a.value.text.find('('));
         v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
         if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) && a.value.text.find('(') != std::string::npos &&
-            NameStrength(v) == 0)
+            NameStrength(v) == 0 && !LexiconWordIn("name", v).empty())
           st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
       }
       continue;
@@ -533,7 +535,8 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       std::string name = c.args[0].text;
       while (!name.empty() && name[0] == '-') name.erase(0, 1);
       const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : (last != "add_argument" && c.args.size() > 1 ? &c.args[1] : nullptr);
-      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path") &&
+      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path" ||
+           name == "hyp" || name == "hparams") &&
           d && d->kind == PyValue::Kind::kString && IsConfigLike(d->text.substr(0, d->text.find(".py:") == std::string::npos ? std::string::npos : d->text.find(".py:") + 3)))
         st.default_configs.emplace_back(d->text, path);
     }
@@ -704,6 +707,9 @@ std::map<std::string, EntryPoint> RepoConsoleScripts(State& st) {
       auto r = FileReadTool(st.snap, p, st.opt.max_file_bytes);  // not counted: packaging metadata
       if (!r.ok()) continue;
       for (auto& [k, v] : ParseConsoleScripts(r->text)) out.emplace(k, v);
+      if (EndsWith(p, "setup.py"))
+        for (auto& [k, v] : ParseSetupScripts(r->text))
+          if (st.files.count(JoinPath(DirOf(p), v.file))) out.emplace(k, EntryPoint{"", "", JoinPath(DirOf(p), v.file)});
     }
   }
   return out;
@@ -777,6 +783,7 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
   if (spec.entry_kind == LaunchSpec::Entry::kConsole) {
     auto it = console.find(spec.entry);
     if (it == console.end()) return InvalidArgument(spec.entry + ": not an entry point of the repository");
+    if (!it->second.file.empty()) return it->second.file;  // a script installed as a command
     module = it->second.module;
     l->entry_function = it->second.function;
     st.entry_functions.insert(it->second.function);
@@ -849,8 +856,17 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   if (!spec.config_file.empty()) configs.push_back(spec.config_file);
   for (const auto& p : spec.positional) configs.push_back(p);
   // Any option whose value is a config file in the repository (--fname x.yaml, config=a/b.yaml).
-  for (const auto& [k, v] : spec.overrides)
-    if (IsConfigLike(StripConfigArg(v)) && !EndsWith(v, ".py")) configs.push_back(v);
+  for (const auto& [k, v] : spec.overrides) {
+    std::vector<std::string> w = KeyWords(k);
+    bool config_key = std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x == "conf" || x == "config" || x == "cfg" || x == "exp" || x == "configs" || x == "hparams";
+    });
+    if (IsConfigLike(StripConfigArg(v)) && (!EndsWith(StripConfigArg(v), ".py") || config_key)) configs.push_back(v);
+    // A config preset named after a model (--cfg=stylegan3-t), not a file.
+    if (config_key && !IsConfigLike(v) && v.find('/') == std::string::npos && !LexiconWordIn("name", v).empty() &&
+        !ResolvePath(st, v, near, true))
+      st.SetField("model_name", "<config preset>", v, "<command>", 0, kCommand, 2);
+  }
   for (const auto& [k, v] : spec.overrides) {
     std::string key = Lower(k);
     if (key == "deepspeed" || key == "hyp" || key == "hparams" || key == "gin_file" || key == "exp_file" ||
@@ -877,7 +893,9 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     bool model_dir = false;
     for (const auto& seg : KeyWords(DirOf(*p)))
       model_dir = model_dir || seg == "models" || seg == "model" || seg == "arch" || seg == "archs" || seg == "networks";
-    if (EndsWith(*p, ".py")) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 3);  // OpenMMLab-style: named after the model
+    if (EndsWith(*p, ".py") && st.base_configs.count(*p))
+      st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 3);  // OpenMMLab-style: named after the model
+    else if (EndsWith(*p, ".py")) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 1);
     else if (model_dir) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 2);
     else if (!LexiconWordIn("name", stem).empty()) st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 1);
   }
@@ -1060,7 +1078,8 @@ bool GenericName(const std::string& lower) {
       "validation", "dummy", "fake", "main", "net", "network", "module", "lightningmodule", "trainer", "ddp",
       "distributeddataparallel", "dataparallel", "fsdp", "fullyshardeddataparallel", "encoderdecoder", "sequential",
       "modulelist", "nn", "totensor", "compose", "transforms", "datasetdict", "video", "image", "images", "text",
-      "audio", "rawframe", "rawframes", "paired", "pairedimage", "single", "concat", "repeat", "multi"};
+      "audio", "rawframe", "rawframes", "paired", "pairedimage", "single", "concat", "repeat", "multi", "tfds",
+      "wavs", "hf", "huggingface", "local", "custom_data"};
   return k.count(lower) > 0;
 }
 
@@ -1090,6 +1109,7 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
     return std::nullopt;
   }
   if (size_t scheme = v.find("://"); scheme != std::string::npos) v = v.substr(scheme + 3);
+  if (size_t hash = v.find('#'); hash != std::string::npos && hash > 0) v = v.substr(0, hash);  // dataset#1000: a sample count
   if (size_t colon = v.find(':'); colon != std::string::npos && colon > 0 && v.find('/') > colon) v = v.substr(0, colon);
   // ldm.models.diffusion.ddpm.LatentDiffusion → LatentDiffusion
   if (v.find('/') == std::string::npos && std::count(v.begin(), v.end(), '.') >= 2) {
@@ -1122,7 +1142,18 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   bool path = v.find('/') != std::string::npos && segs.size() > 1;
   bool hub_id = !path || (segs.size() == 2 && v[0] != '/' && v[0] != '.' && v.find("//") == std::string::npos);
   if (hub_id && segs.size() == 2 && !kGeneric.count(Lower(segs[0])) && !kGeneric.count(Lower(segs[1]))) return v;
-  while (!segs.empty() && kGeneric.count(Lower(segs.back()))) segs.pop_back();
+  // Segments that only say which split or list (train_list, videos_train, wavs) name nothing.
+  auto generic_segment = [&](const std::string& seg) {
+    if (kGeneric.count(Lower(seg))) return true;
+    static const std::set<std::string> kWords = {"train", "val", "valid", "test", "list", "files", "split", "set", "data",
+                                                 "images", "image", "labels", "annotations", "ann", "videos", "video",
+                                                 "wavs", "wav", "audio", "clips", "tfrecord", "tfrecords", "dataset",
+                                                 "records", "sub", "hr", "lr", "all", "tokenized", "text", "frames",
+                                                 "rawframes", "processed", "raw"};
+    std::vector<std::string> w = KeyWords(seg);
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return kWords.count(x) > 0; });
+  };
+  while (!segs.empty() && generic_segment(segs.back())) segs.pop_back();
   if (segs.empty()) {
     *why = "only a placeholder path (" + v + ")";
     return std::nullopt;
@@ -1134,6 +1165,11 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
         name = *it;
         break;
       }
+  if (dataset && !name.empty() && std::isupper(static_cast<unsigned char>(name[0])) && name.find('_') == std::string::npos) {
+    // LibriSpeechAsr, ImageNetSRTrain → the known data they start with.
+    std::string known = LexiconPrefix("data", name);
+    if (known.size() >= 4) return known;
+  }
   if (dataset) {
     // CocoDataset, ImageNetTrain, MNISTDataModule → the data's name.
     for (const char* suffix : {"DataModule", "Dataset", "Train", "Data"})
@@ -1142,7 +1178,7 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   }
   std::string ln = Lower(name);
   if (dataset)
-    for (const char* suffix : {"Factory", "Wrapper", "Persistence", "Builder", "Loader", "Module", "Sampler"})
+    for (const char* suffix : {"Factory", "Wrapper", "Persistence", "Builder", "Loader", "Module", "Sampler", "Config"})
       if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
   if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
     *why = "'" + v + "' names no model or dataset";
@@ -1507,6 +1543,10 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
                          ? InvalidArgument("the command launches nothing this extractor can follow")
                          : ParseLaunchCommand(command, console_names).status();
   ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(found->line, console_names));
+  if (!l.spec.visible_devices)
+    if (auto v = found->vars.find("CUDA_VISIBLE_DEVICES"); v != found->vars.end() && !v->second.empty() &&
+                                                          v->second.find('<') == std::string::npos)
+      l.spec.visible_devices = 1 + static_cast<int>(std::count(v->second.begin(), v->second.end(), ','));
   l.sbatch_gpus_per_node = found->gpus_per_node;
   l.sbatch_nodes = found->nodes;
   l.sbatch_total_gpus = found->total_gpus;

@@ -79,6 +79,15 @@ std::string LexiconWordIn(std::string_view kind, std::string_view text) {
   return word;
 }
 
+std::string LexiconPrefix(std::string_view kind, std::string_view text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string best;
+  for (const auto& x : Lexicon())
+    if (x.kind == kind && x.word.size() > best.size() && lower.rfind(x.word, 0) == 0) best = x.word;
+  return best;
+}
+
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   std::map<std::string, double> score;
   ModelTypeGuess g;

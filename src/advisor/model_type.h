@@ -35,7 +35,11 @@ std::string_view DefaultModelTypeLexicon();
 // The word of `text` that begins with the longest lexicon word of `kind`
 // ("name", "data"): "/path/to/imagenet-folder" → "imagenet",
 // "ImageNet22k:root=<PATH>" → "imagenet22k"; "" when none does.
-std::string LexiconWordIn(std::string_view kind, std::string_view text);  // data/model_type_lexicon.tsv
+std::string LexiconWordIn(std::string_view kind, std::string_view text);
+
+// The longest lexicon word of `kind` that `text` (folded to lower case)
+// begins with: "LibriSpeechAsr" → "librispeech"; "" when none.
+std::string LexiconPrefix(std::string_view kind, std::string_view text);  // data/model_type_lexicon.tsv
 
 }  // namespace schedmate
 
