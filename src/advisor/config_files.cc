@@ -138,7 +138,7 @@ void WalkYaml(const YamlNode& n, const std::string& prefix, ConfigFile* out, int
       if (scalars) {
         std::string joined;
         for (const auto& item : n.seq) joined += (joined.empty() ? "" : ",") + item.scalar;
-        out->entries.push_back({prefix, joined, n.line});
+        out->entries.push_back({prefix, joined, n.line, true});
       } else {
         for (size_t i = 0; i < n.seq.size(); ++i) WalkYaml(n.seq[i], Join(prefix, std::to_string(i)), out, depth + 1);
       }
@@ -199,7 +199,7 @@ void WalkJson(const Json& j, const std::string& prefix, std::string_view text, C
     if (scalars) {
       std::string joined;
       for (const auto& x : j) joined += (joined.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : x.dump());
-      out->entries.push_back({prefix, joined, 0});
+      out->entries.push_back({prefix, joined, 0, true});
     } else {
       for (size_t i = 0; i < j.size(); ++i) WalkJson(j[i], Join(prefix, std::to_string(i)), text, out, depth + 1);
     }

@@ -19,6 +19,7 @@ struct ConfigEntry {
   std::string key;    // dotted: "model.d_model", "optimizer.lr", "layers.0"
   std::string value;  // scalar text (lists of scalars are joined with ',')
   int line = 0;       // 1-based; 0 when the format keeps no positions
+  bool list = false;  // the value was a list of scalars ([0] is one device, not zero)
 };
 
 struct ConfigFile {

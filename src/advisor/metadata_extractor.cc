@@ -106,7 +106,11 @@ struct State {
   bool multi_device = false;  // pmap/pjit/Mesh, a TF distribution strategy: every visible device
   std::string autocast_dtype;  // "bf16"/"fp16" from a literal autocast dtype near the entry
   std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
-  std::vector<std::pair<std::string, std::string>> default_configs, code_configs;  // (path, from file)
+  struct DefaultConfig {
+    std::string flag, path, from;
+  };
+  std::vector<DefaultConfig> default_configs;                       // a config flag's default file
+  std::vector<std::pair<std::string, std::string>> code_configs;    // (path, from file): configs the code loads
   std::set<std::string> nargs_flags;  // options declared nargs='+'/'*'
   std::set<std::string> base_configs;  // Python configs with an mmengine-style _base_
                // mp.spawn / device_count(): one process per visible GPU
@@ -357,7 +361,9 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
   for (const auto& e : cfg->entries) {
     if (e.key.rfind("defaults.", 0) == 0 || e.key == "defaults") continue;
     if (IncludeKeys().count(e.key.substr(0, e.key.find('.')))) continue;
-    st.Set(prefix + e.key, e.value, path, e.line, prec);
+    std::string f = ClassifyKey(prefix + e.key).field;
+    bool device_list = e.list && (f == "devices" || f == "device");
+    st.Set(prefix + e.key, device_list ? "[" + e.value + "]" : e.value, path, e.line, prec);
   }
 }
 
@@ -538,7 +544,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path" ||
            name == "hyp" || name == "hparams") &&
           d && d->kind == PyValue::Kind::kString && IsConfigLike(d->text.substr(0, d->text.find(".py:") == std::string::npos ? std::string::npos : d->text.find(".py:") + 3)))
-        st.default_configs.emplace_back(d->text, path);
+        st.default_configs.push_back({name, d->text, path});
     }
     if ((last == "load" && c.callee.find("OmegaConf") != std::string::npos) && !c.args.empty() &&
         c.args[0].kind == PyValue::Kind::kString && (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
@@ -556,9 +562,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
          c.callee == "jsonargparse.CLI" || c.callee == "tyro.cli") &&
         !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
       st.entry_functions.insert(LastSegment(c.args[0].text));
-    if (last == "DataParallel") st.data_parallel = true;
-    if (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" || last == "MirroredStrategy" ||
-        last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" || last == "make_mesh" || last == "create_device_mesh")
+    if (last == "DataParallel" && near_entry) st.data_parallel = true;
+    if (near_entry && (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" || last == "MirroredStrategy" ||
+        last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" || last == "make_mesh" || last == "create_device_mesh"))
       st.multi_device = true;
     if (last == "autocast")
       if (const PyValue* d = c.Kwarg("dtype")) {
@@ -873,14 +879,15 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
         key == "cfg_file" || key == "config_file" || key == "model_config" || key == "train_config" || key == "config")
       configs.push_back(v.substr(0, v.find(".py:") == std::string::npos ? std::string::npos : v.find(".py:") + 3));
   }
-  bool named = false;
-  for (const auto& c : configs) named = named || ResolvePath(st, StripConfigArg(c), near, true).has_value();
-  if (!named)  // the config flag's default file
-    for (const auto& [c, from] : st.default_configs)
-      if (auto p = ResolvePath(st, StripConfigArg(c), DirOf(from), true)) {
-        ReadConfigFile(st, *p, kEntryDefault, "", 0);
-        break;
-      }
+  // A config flag the command does not set reads its default file (--hyp's hyp.scratch.yaml).
+  std::set<std::string> flags_done;
+  for (const auto& d : st.default_configs) {
+    std::string f = d.flag;
+    std::replace(f.begin(), f.end(), '-', '_');
+    bool set = spec.Override(d.flag) || spec.Override(f) || (f == "config" && !spec.config_file.empty());
+    if (set || !flags_done.insert(f).second) continue;
+    if (auto p = ResolvePath(st, StripConfigArg(d.path), DirOf(d.from), true)) ReadConfigFile(st, *p, kEntryDefault, "", 0);
+  }
   for (const auto& c0 : configs) {
     std::string c = StripConfigArg(c0);
     auto p = ResolvePath(st, c, near, true);
@@ -1457,7 +1464,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   if (accel && Lower(accel->value) == "cpu") {
     md.hardware.num_gpus = 0;
     note("hardware.num_gpus", *accel);
-  } else if (world && world->precedence >= kConfig && ToCount(world->value).value_or(0) > 0 && !spec.nproc_per_node) {
+  } else if (world && world->precedence >= kConfig && ToCount(world->value).value_or(0) > 0 && !spec.nproc_per_node &&
+             !st.spawns_per_gpu) {  // with mp.spawn, --world-size counts nodes
     md.hardware.num_gpus = static_cast<int32_t>(*ToCount(world->value));
     note("hardware.num_gpus", *world);
   } else if (spec.nproc_unknown) {
