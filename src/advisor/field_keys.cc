@@ -244,7 +244,8 @@ KeyField ClassifyKey(std::string_view key) {
   if (Is(w, {"alg"}) || Is(w, {"algo"}) || Is(w, {"algorithm"})) return {"model_name", 2};  // RL: --alg=ppo2
   if ((Is(w, {"task", "name"}) || Is(w, {"task", "names"})) &&
       !HasAny(parent_words, {"trainer", "engine", "runner", "logging", "wandb"}))
-    return {"dataset", 2};  // GLUE-style task names
+    return {"dataset", 1};  // GLUE-style task names
+  if (Is(w, {"problem"}) || Is(w, {"problems"})) return {"dataset", 1};  // tensor2tensor: --problem
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;

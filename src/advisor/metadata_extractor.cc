@@ -957,11 +957,9 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   size_t next = 0;
   for (const auto& p : spec.positional) {
     if (owned.count(p) || ResolvePath(st, p, near, true)) continue;  // an option's list item; a config file, read above
-    if (next < st.positionals.size()) {
-      st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
-    } else if (p.find('/') != std::string::npos && !IsConfigLike(p)) {
+    if (next < st.positionals.size()) st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
+    if (p.find('/') != std::string::npos && !IsConfigLike(p))
       st.SetField("dataset", "<positional path>", p, "<command>", 0, kCommand, 1);  // fairseq-train data-bin/x
-    }
   }
 }
 
@@ -1050,7 +1048,14 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
       continue;  // a precision setting in library code is not the run's
     if (field == "model_name" || field == "dataset") {
       if (!NameOf(c.value, field == "dataset", &why)) continue;
-      if (field == "model_name" && c.precedence >= 0) c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
+      if (field == "model_name" && c.precedence >= 0) {
+        c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
+        // A hub id (org/name) is the surest model name a run can give.
+        size_t slash = c.value.find('/');
+        if (slash != std::string::npos && slash > 0 && c.value.find('/', slash + 1) == std::string::npos &&
+            c.value[0] != '.' && c.value.find(' ') == std::string::npos && !IsConfigLike(c.value))
+          c.specificity = std::max(c.specificity, 3);
+      }
     }
     if (!best || rank(c) > rank(*best)) best = &c;
   }

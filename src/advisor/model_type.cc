@@ -85,7 +85,12 @@ std::string LexiconPrefix(std::string_view kind, std::string_view text) {
   std::string best;
   for (const auto& x : Lexicon())
     if (x.kind == kind && x.word.size() > best.size() && lower.rfind(x.word, 0) == 0) best = x.word;
-  return best;
+  // Keep a size or version that follows: wikitext2, imagenet22k, cifar10.
+  size_t n = best.size();
+  if (n == 0) return best;
+  while (n < lower.size() && std::isdigit(static_cast<unsigned char>(lower[n]))) ++n;
+  if (n > best.size() && n < lower.size() && (lower[n] == 'k' || lower[n] == 'm')) ++n;
+  return lower.substr(0, n);
 }
 
 ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {

@@ -176,6 +176,42 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
   return out;
 }
 
+// `A=1; B=2; cmd $A` → three statements (`;` outside quotes, `$( )` and `[[ ]]`);
+// `case` arms (`;;`) and `for …; do` headers are left whole.
+std::vector<std::pair<std::string, int>> SplitStatements(std::vector<std::pair<std::string, int>> lines) {
+  std::vector<std::pair<std::string, int>> out;
+  for (auto& [line, no] : lines) {
+    std::string t = Trim(line);
+    if (t.rfind("for ", 0) == 0 || t.rfind("if ", 0) == 0 || t.rfind("while ", 0) == 0 || t.find(";;") != std::string::npos ||
+        t.rfind("#", 0) == 0) {
+      out.emplace_back(line, no);
+      continue;
+    }
+    std::string cur;
+    char quote = 0;
+    int paren = 0;
+    for (size_t i = 0; i < line.size(); ++i) {
+      char c = line[i];
+      if (quote) {
+        if (c == quote) quote = 0;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(') {
+        ++paren;
+      } else if (c == ')') {
+        paren = std::max(0, paren - 1);
+      } else if (c == ';' && paren == 0) {
+        out.emplace_back(cur, no);
+        cur.clear();
+        continue;
+      }
+      cur += c;
+    }
+    out.emplace_back(cur, no);
+  }
+  return out;
+}
+
 // `$(dirname "$0")`, `$(dirname $0)`, `$(dirname ${BASH_SOURCE[0]})` → the script's directory.
 std::string ReplaceDirname(std::string line, const std::string& script_path) {
   std::string dir = script_path.rfind('/') == std::string::npos ? "." : script_path.substr(0, script_path.rfind('/'));
@@ -212,7 +248,7 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
   std::string chdir;
   std::map<std::string, std::string> vars = ctx.env;
   if (!ctx.script_path.empty()) vars["0"] = ctx.script_path;
-  auto lines = LogicalLines(script);
+  auto lines = SplitStatements(LogicalLines(script));
   for (size_t idx = 0; idx < lines.size(); ++idx) {
     const auto& [raw, no] = lines[idx];
     std::string line = ReplaceDirname(Trim(raw), ctx.script_path);
