@@ -1053,7 +1053,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
         // A hub id (org/name) is the surest model name a run can give.
         size_t slash = c.value.find('/');
         if (slash != std::string::npos && slash > 0 && c.value.find('/', slash + 1) == std::string::npos &&
-            c.value[0] != '.' && c.value.find(' ') == std::string::npos && !IsConfigLike(c.value))
+            c.value[0] != '.' && c.value.find(' ') == std::string::npos && !IsConfigLike(c.value) && c.specificity >= 1)
           c.specificity = std::max(c.specificity, 3);
       }
     }
