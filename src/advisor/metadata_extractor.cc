@@ -103,7 +103,8 @@ struct State {
   std::vector<std::string> positionals;        // argparse positional arguments, in order
   bool spawns_per_gpu = false;
   bool autocast_bf16 = false;
-  bool multi_device = false;  // pmap/pjit/Mesh, a TF distribution strategy: every visible device
+  bool multi_device = false;
+  std::vector<std::string> config_classes;  // values of target/_target_/class_path/type in the run's configs  // pmap/pjit/Mesh, a TF distribution strategy: every visible device
   std::string autocast_dtype;  // "bf16"/"fp16" from a literal autocast dtype near the entry
   std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
   struct DefaultConfig {
@@ -134,6 +135,10 @@ struct State {
   void Set(const std::string& raw_key, const std::string& value, const std::string& file, int line, int prec) {
     std::string key = NormalKey(raw_key);
     if (key.empty()) return;
+    std::string last_seg = LastSegment(key);
+    if ((last_seg == "target" || last_seg == "_target_" || last_seg == "class_path" || last_seg == "type") &&
+        prec >= kConfig && !value.empty() && value.size() < 200 && config_classes.size() < 512)
+      config_classes.push_back(value);  // classes a config builds: model-type evidence
     // Durations with units (max_duration: 4800ba / 1ep / 100000sp).
     if (LastSegment(key) == "max_duration" || LastSegment(key) == "duration") {
       std::string v = Lower(value);
@@ -1276,6 +1281,10 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (imported("ultralytics") && (entry.find("ultralytics") != std::string::npos || called({"YOLO", "RTDETR"})))
     return "ultralytics";
   if (launcher == "composer" || (imported("composer") && called({"Trainer"}))) return "other";
+  // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
+  for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games",
+                          "ray", "pymarl"})
+    if (imported(lib) && !st.files.count(std::string(lib) + "/__init__.py")) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";
   if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))
@@ -1401,6 +1410,12 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.batch_size = ToCount(c->value);
     if (md.batch_size) note("batch_size", *c);
   }
+  if (!md.batch_size)
+    if (auto it = st.values.find("max_tokens"); it != st.values.end() && it->second.precedence >= kConfig)
+      if (auto n = ToCount(it->second.value); n && *n > 0) {
+        md.batch_size = n;  // token-budget batching (fairseq --max-tokens): the run's batch setting
+        md.sources.push_back({"batch_size", it->second.file, it->second.line});
+      }
   if (!md.batch_size) unresolved("batch_size", "no batch size found");
   if (const Candidate* c = Best(st, "learning_rate", true)) {
     md.learning_rate = ToNumber(c->value);
@@ -1523,7 +1538,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   ev.paths = st.config_paths;
   ev.paths.push_back(entry);
   for (const auto& w : st.wrappers) ev.paths.push_back(w);
+  // The run's own option names are evidence too (--vision_tower, --mm_projector_type).
+  for (const auto& [k, v] : spec.overrides) ev.paths.push_back(k);
+  for (const auto& t : st.config_classes) ev.callees.push_back(t);
   ModelTypeGuess g = GuessModelType(ev);
+  md.model_type_evidence = g.why;
   if (!g.type.empty()) md.model_type = g.type;
   else unresolved("model_type", "no evidence of the task in the lexicon");
 

@@ -50,6 +50,8 @@ struct WorkloadMetadata {
   // Schema fields left null on purpose, with why ("dataset": "a placeholder
   // path /path/to/data"): a value the code does not fix stays unknown.
   std::vector<std::pair<std::string, std::string>> unresolved;
+  // What decided the model type ("name:llama", "call:get_peft_model", …).
+  std::vector<std::string> model_type_evidence;
   double confidence = 0.0;  // [0, 1]
 };
 

@@ -71,6 +71,7 @@ Json ToJson(const WorkloadMetadata& m) {
   Json unresolved = Json::object();
   for (const auto& [field, why] : m.unresolved) unresolved[field] = why;
   j["provenance"] = {{"unresolved", unresolved},
+                     {"model_type_evidence", m.model_type_evidence},
                      {"files_read", m.files_read},
                      {"extractor", m.extractor},
                      {"fields", fields}};
