@@ -278,6 +278,13 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
   } else if (head.size() > 3 && head.substr(head.size() - 3) == ".py") {  // ./train.py (an executable script)
     s.launcher = "python";
     RETURN_IF_ERROR(take_entry(i));
+  } else if (head == "sbatch" || head == "qsub") {  // a batch script is a shell wrapper
+    s.launcher = std::string(head);
+    size_t j = skip_options(i + 1, "srun");
+    if (j >= words.size()) return InvalidArgument("sbatch with no script");
+    s.entry_kind = LaunchSpec::Entry::kShell;
+    s.entry = words[j];
+    s.args.assign(words.begin() + static_cast<long>(j + 1), words.end());
   } else if (head == "bash" || head == "sh" || (head.size() > 3 && head.substr(head.size() - 3) == ".sh")) {
     s.launcher = head == "bash" || head == "sh" ? std::string(head) : "bash";
     size_t j = head == "bash" || head == "sh" ? i + 1 : i;

@@ -942,6 +942,12 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
         continue;
       }
     }
+    if (size_t eq = v.find(" = "); eq != std::string::npos && eq > 0) {  // --gin_param="train.steps = 1000"
+      std::string val = v.substr(eq + 3);
+      if (val.size() >= 2 && (val[0] == '"' || val[0] == '\'') && val.back() == val[0]) val = val.substr(1, val.size() - 2);
+      st.Set(v.substr(0, eq), val, "<command>", 0, kCommand);
+      continue;
+    }
     auto alias = st.aliases.find(k);
     st.Set(alias != st.aliases.end() ? alias->second : k, v, "<command>", 0, kCommand);
   }
@@ -1571,10 +1577,19 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
   ShellContext ctx;
   ctx.console_scripts = console_names;
   auto found = FindShellLaunch(command, ctx);
+  bool external = false;
+  if (!found) {
+    // A training CLI installed from elsewhere (allennlp train x.jsonnet, torchx run
+    // --script train.py, t5_mesh_transformer --gin_file=…): the command and the
+    // files it names are all there is to read.
+    for (const auto& h : CommandHeads(command)) ctx.console_scripts.push_back(h);
+    found = FindShellLaunch(command, ctx);
+    external = found.has_value();
+  }
   if (!found) return ParseLaunchCommand(command, console_names).status().ok()
                          ? InvalidArgument("the command launches nothing this extractor can follow")
                          : ParseLaunchCommand(command, console_names).status();
-  ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(found->line, console_names));
+  ASSIGN_OR_RETURN(l.spec, ParseLaunchCommand(found->line, ctx.console_scripts));
   if (!l.spec.visible_devices)
     if (auto v = found->vars.find("CUDA_VISIBLE_DEVICES"); v != found->vars.end() && !v->second.empty() &&
                                                           v->second.find('<') == std::string::npos)
@@ -1584,7 +1599,27 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
   l.sbatch_total_gpus = found->total_gpus;
   st.cwd = JoinPath(st.cwd, JoinPath(found->chdir, l.spec.chdir));
   RETURN_IF_ERROR(UnwrapShell(st, &l, console_names));
-  ASSIGN_OR_RETURN(std::string entry, FindEntry(st, &l, console));
+  std::string entry;
+  if (external || (l.spec.entry_kind == LaunchSpec::Entry::kConsole && !console.count(l.spec.entry))) {
+    l.spec.launcher = l.spec.entry;
+    if (const std::string* script = l.spec.Override("script"); script && !FindFile(st, *script).empty()) {
+      entry = FindFile(st, *script);  // torchx … --script train.py
+      l.spec.entry_kind = LaunchSpec::Entry::kScript;
+    }
+    if (const std::string* j = l.spec.Override("j"); j && j->find('x') != std::string::npos) {  // torchx -j NxM
+      auto nodes = ToCount(j->substr(0, j->find('x'))), procs = ToCount(j->substr(j->find('x') + 1));
+      if (nodes && procs) {
+        l.spec.nnodes = static_cast<int>(*nodes);
+        l.spec.nproc_per_node = static_cast<int>(*procs);
+      }
+    }
+    if (entry.empty()) {
+      ReadConfigsAndOverrides(st, l, "", HydraMain{});
+      return Assemble(st, l, "");
+    }
+  } else {
+    ASSIGN_OR_RETURN(entry, FindEntry(st, &l, console));
+  }
   if (l.spec.entry_kind == LaunchSpec::Entry::kScript || l.spec.entry_kind == LaunchSpec::Entry::kModule)
     for (const char* f : {"main", "train", "cli_main", "run", "entrypoint", "finetune", "fit"}) st.entry_functions.insert(f);
   HydraMain hydra = ReadPythonSources(st, entry, options);

@@ -1,7 +1,9 @@
 #include "advisor/shell_script.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <set>
 
 #include "advisor/launch_command.h"
 
@@ -61,6 +63,7 @@ std::vector<std::pair<std::string, int>> LogicalLines(std::string_view script) {
     pos = nl + 1;
     if (out.size() > 20000) break;
   }
+  if (!cur.empty()) out.emplace_back(std::move(cur), start);  // the text ended inside a continuation
   return out;
 }
 
@@ -343,6 +346,28 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     first->total_gpus = out.total_gpus;
   }
   return first;
+}
+
+std::vector<std::string> CommandHeads(std::string_view script) {
+  static const std::set<std::string> kShell = {
+      "cd", "echo", "export", "mkdir", "rm", "cp", "mv", "pip", "pip3", "conda", "source", ".", "set", "wget", "curl",
+      "git", "cat", "ls", "sleep", "nvidia-smi", "if", "then", "else", "elif", "fi", "for", "do", "done", "while",
+      "exit", "true", "false", "unset", "module", "ln", "touch", "tar", "unzip", "chmod", "printf", "read", "shift",
+      "case", "esac", "function", "local", "declare", "eval", "exec", "time", "env", "nohup", "wait", "trap", "test",
+      "[", "[[", "hostname", "date", "tee", "grep", "sed", "awk", "head", "tail", "python", "python3", "bash", "sh"};
+  std::vector<std::string> out;
+  for (const auto& [raw, no] : SplitStatements(LogicalLines(script))) {
+    auto words = ShellSplit(Trim(raw));
+    if (!words.ok()) continue;
+    size_t i = 0;
+    while (i < words->size() && (*words)[i].find('=') != std::string::npos && (*words)[i][0] != '-') ++i;
+    if (i >= words->size()) continue;
+    const std::string& head = (*words)[i];
+    if (head.empty() || head[0] == '#' || head[0] == '$' || kShell.count(head) || head.find('/') != std::string::npos)
+      continue;
+    if (std::find(out.begin(), out.end(), head) == out.end()) out.push_back(head);
+  }
+  return out;
 }
 
 bool LooksLikeSideStep(const std::string& entry) {

@@ -38,6 +38,11 @@ struct ShellLaunch {
 // line that is not one of these, else its first.
 bool LooksLikeSideStep(const std::string& entry);
 
+// The programs a script runs that are not shell built-ins or common tools
+// (`allennlp`, `torchx`, `t5_mesh_transformer`): candidates for a training
+// CLI installed from outside the repository.
+std::vector<std::string> CommandHeads(std::string_view script);
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx);
 
 // `${X:-d}`, `$X`, `$1`, `${ARR[@]}` … expanded with `vars` and `positional`.
