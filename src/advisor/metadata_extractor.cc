@@ -1615,6 +1615,8 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
     }
     if (entry.empty()) {
       ReadConfigsAndOverrides(st, l, "", HydraMain{});
+      if (st.config_paths.empty() && st.fields.empty())
+        return InvalidArgument("'" + l.spec.launcher + "' runs no Python in the repository and names no config or setting");
       return Assemble(st, l, "");
     }
   } else {

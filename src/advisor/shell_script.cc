@@ -354,7 +354,8 @@ std::vector<std::string> CommandHeads(std::string_view script) {
       "git", "cat", "ls", "sleep", "nvidia-smi", "if", "then", "else", "elif", "fi", "for", "do", "done", "while",
       "exit", "true", "false", "unset", "module", "ln", "touch", "tar", "unzip", "chmod", "printf", "read", "shift",
       "case", "esac", "function", "local", "declare", "eval", "exec", "time", "env", "nohup", "wait", "trap", "test",
-      "[", "[[", "hostname", "date", "tee", "grep", "sed", "awk", "head", "tail", "python", "python3", "bash", "sh"};
+      "[", "[[", "hostname", "date", "tee", "grep", "sed", "awk", "head", "tail", "python", "python3", "bash", "sh", "make", "cmake", "docker",
+      "apt", "apt-get", "sudo", "npm", "srun", "mpirun", "torchrun", "deepspeed", "accelerate"};
   std::vector<std::string> out;
   for (const auto& [raw, no] : SplitStatements(LogicalLines(script))) {
     auto words = ShellSplit(Trim(raw));
