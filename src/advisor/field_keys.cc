@@ -54,6 +54,7 @@ bool ParentsExcluded(const Words& parents) {
 
 KeyField Batch(const Words& w) {
   if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
+                 "image", "roi", "anchor", "proposal", "proposals",
                  "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets"}))
     return {};
   bool batch = (Has(w, "batch") && (Has(w, "size") || Has(w, "per") || w.size() == 1 || Is(w, {"train", "batch"}))) ||
@@ -226,7 +227,7 @@ KeyField ClassifyKey(std::string_view key) {
   }
   if (w.empty() || w.size() > 6) return {};
   if (ParentsExcluded(parent_words)) return {};
-  if (HasAny(parent_words, {"preprocessor", "transform", "transforms", "pipeline", "collate", "collator", "processor",
+  if (HasAny(parent_words, {"rpn", "roi", "heads", "anchor", "preprocessor", "transform", "transforms", "pipeline", "collate", "collator", "processor",
                             "augmentation", "aug", "tokenizer", "loss", "criterion", "metric", "metrics"}))
     return {};
   // The key's first segment is a data section ("data.params.train.target").

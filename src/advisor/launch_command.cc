@@ -102,6 +102,18 @@ bool LooksNegativeNumber(std::string_view w) {
   return w.size() > 1 && w[0] == '-' && ((w[1] >= '0' && w[1] <= '9') || w[1] == '.');
 }
 
+// An upper-case dotted config key (SOLVER.BASE_LR, NUM_GPUS): yacs and
+// detectron-style scripts take trailing KEY VALUE pairs.
+bool IsYacsKey(std::string_view w) {
+  if (w.size() < 2 || !(w[0] >= 'A' && w[0] <= 'Z')) return false;
+  bool lower = false;
+  for (char c : w) {
+    if (c >= 'a' && c <= 'z') lower = true;
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.')) return false;
+  }
+  return !lower;
+}
+
 void ParseArgs(LaunchSpec* s) {
   const auto& a = s->args;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -154,6 +166,8 @@ void ParseArgs(LaunchSpec* s) {
       std::string_view key = w.substr(0, eq);
       while (!key.empty() && (key[0] == '+' || key[0] == '~')) key.remove_prefix(1);
       s->overrides.emplace_back(std::string(key), std::string(w.substr(eq + 1)));
+    } else if (IsYacsKey(w) && i + 1 < a.size() && !IsYacsKey(a[i + 1])) {
+      s->overrides.emplace_back(std::string(w), a[++i]);  // yacs/detectron opts: TRAIN.BATCH_SIZE 16
     } else {
       s->positional.emplace_back(w);
     }

@@ -610,7 +610,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       }
       continue;
     }
-    if ((c.callee.find("datasets.") != std::string::npos || c.callee.rfind("torchvision.", 0) == 0) &&
+    if ((c.callee.find("datasets.") != std::string::npos) &&
         std::isupper(static_cast<unsigned char>(last[0])) && last != "ImageFolder" && last != "DatasetFolder") {
       st.SetField("dataset", "torchvision.datasets", last, path, c.line, prec, 1);  // torchvision.datasets.CIFAR10(...)
     }
@@ -1544,6 +1544,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   ev.paths = st.config_paths;
   ev.paths.push_back(entry);
   for (const auto& w : st.wrappers) ev.paths.push_back(w);
+  // Every model name the run's configs and command give (arch: blip2_opt beside a hub LLM id).
+  if (auto it = st.fields.find("model_name"); it != st.fields.end())
+    for (const auto& [k, c] : it->second)
+      if (c.precedence >= kConfig && c.specificity >= 1 && c.value.size() < 120) ev.paths.push_back(c.value);
   // The run's own option names are evidence too (--vision_tower, --mm_projector_type).
   for (const auto& [k, v] : spec.overrides) ev.paths.push_back(k);
   for (const auto& t : st.config_classes) ev.callees.push_back(t);
