@@ -137,7 +137,7 @@ class Walker {
     c.line = Line(n);
     if (!ts_node_is_null(args)) {
       uint32_t count = ts_node_named_child_count(args);
-      for (uint32_t i = 0; i < count && i < 64; ++i) {
+      for (uint32_t i = 0; i < count && i < 512; ++i) {  // hyper-parameter objects take a hundred keywords
         TSNode a = ts_node_named_child(args, i);
         if (std::string_view(ts_node_type(a)) == "keyword_argument") {
           TSNode name = ts_node_child_by_field_name(a, "name", 4);
