@@ -260,7 +260,8 @@ std::optional<std::string> ResolvePath(const State& st, const std::string& value
   for (const auto& b : bases)
     for (const auto& e : exts) {
       std::string p = JoinPath(b, v + e);
-      if (!p.empty() && st.files.count(p) && (!configs_only || IsConfigLike(p))) return p;
+      bool text_config = EndsWith(p, ".txt") || EndsWith(p, ".cfg") || EndsWith(p, ".ini");
+      if (!p.empty() && st.files.count(p) && (!configs_only || IsConfigLike(p) || (text_config && e.empty()))) return p;
     }
   // Registry-style names: a unique file whose path ends with the value.
   std::string tail = JoinPath("", v);
@@ -449,7 +450,8 @@ void ReadConfigFile(State& st, const std::string& path, int prec, const std::str
   if (!text) return;
   st.config_paths.push_back(path);
   if (EndsWith(path, ".py")) ReadPythonConfig(st, path, *text, prec, depth);
-  else if (EndsWith(path, ".gin")) ReadGin(st, path, *text, prec, depth);
+  else if (EndsWith(path, ".gin") || EndsWith(path, ".txt") || EndsWith(path, ".cfg") || EndsWith(path, ".ini"))
+    ReadGin(st, path, *text, prec, depth);  // key = value lines (gin, configargparse, ini)
   else ReadYaml(st, path, *text, prec, group, depth);
 }
 
@@ -873,6 +875,9 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
       return x == "conf" || x == "config" || x == "cfg" || x == "exp" || x == "configs" || x == "hparams";
     });
     if (IsConfigLike(StripConfigArg(v)) && (!EndsWith(StripConfigArg(v), ".py") || config_key)) configs.push_back(v);
+    // --env-config=sc2, --config configs/lego.txt: a config flag's registry name or key=value text file.
+    if (config_key && !IsConfigLike(v) && (v.find('/') == std::string::npos || EndsWith(v, ".txt") || EndsWith(v, ".cfg")))
+      configs.push_back(v);
     // A config preset named after a model (--cfg=stylegan3-t), not a file.
     if (config_key && !IsConfigLike(v) && v.find('/') == std::string::npos && !LexiconWordIn("name", v).empty() &&
         !ResolvePath(st, v, near, true))
