@@ -165,8 +165,9 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
 KeyField Precision(const Words& w, const Words& parent_last) {
   if (Is(w, {"precision"}) || Is(w, {"mixed", "precision"}) || Is(w, {"amp", "dtype"}) ||
       Is(w, {"compute", "dtype"}) || Is(w, {"train", "dtype"}) || Is(w, {"dtype"}) || Is(w, {"autocast", "dtype"}) ||
-      Is(w, {"param", "dtype"}) || Is(w, {"compute", "precision"}) || Is(w, {"training", "precision"}))
-    return {"precision", Is(w, {"dtype"}) || Is(w, {"param", "dtype"}) ? 1 : 2};
+      Is(w, {"param", "dtype"}) || Is(w, {"compute", "precision"}) || Is(w, {"training", "precision"}) ||
+      Is(w, {"torch", "dtype"}) || Is(w, {"model", "dtype"}))
+    return {"precision", Is(w, {"dtype"}) || Is(w, {"param", "dtype"}) || Is(w, {"torch", "dtype"}) || Is(w, {"model", "dtype"}) ? 1 : 2};
   if (Is(w, {"fp8"}) || Is(w, {"use", "fp8"}) || Is(w, {"fp8", "format"}) || Is(w, {"fp8", "recipe"}))
     return {"fp8", 2};
   if (Is(w, {"fp32"}) || Is(w, {"full", "precision"}) || Is(w, {"no", "amp"}) || Is(w, {"disable", "amp"}))

@@ -1470,7 +1470,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     bool autocast = false, bf = false;
     for (const auto& c : st.entry_callees) {
       std::string last = LastSegment(c);
-      autocast = autocast || last == "autocast" || last == "GradScaler";
+      autocast = autocast || last == "autocast" || last == "GradScaler" || last == "half";  // model.half()
     }
     for (const auto& c : st.callees) bf = bf || c.find("bfloat16") != std::string::npos;
     bf = bf || st.autocast_bf16;
