@@ -974,7 +974,10 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   for (const auto& p : spec.positional) {
     if (owned.count(p) || ResolvePath(st, p, near, true)) continue;  // an option's list item; a config file, read above
     if (next < st.positionals.size()) st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
-    if (p.find('/') != std::string::npos && !IsConfigLike(p))
+    bool artifact = p.find('[') != std::string::npos || p.find(']') != std::string::npos;
+    for (const char* ext : {".pth", ".pt", ".tar", ".ckpt", ".bin", ".safetensors", ".h5", ".pkl", ".log"})
+      artifact = artifact || EndsWith(Lower(p), ext);
+    if (p.find('/') != std::string::npos && !IsConfigLike(p) && !artifact)
       st.SetField("dataset", "<positional path>", p, "<command>", 0, kCommand, 1);  // fairseq-train data-bin/x
   }
 }
@@ -1204,6 +1207,10 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix))
         name = name.substr(0, name.size() - std::string(suffix).size());
   }
+  if (dataset)
+    for (const char* split : {"_train", "-train", ".train", "_training", "_trn"})
+      if (name.size() > std::string(split).size() + 2 && EndsWith(Lower(name), split))
+        name = name.substr(0, name.size() - std::string(split).size());  // nla_with_meaning_rep_train
   std::string ln = Lower(name);
   if (dataset)
     for (const char* suffix : {"Factory", "Wrapper", "Persistence", "Builder", "Loader", "Module", "Sampler", "Config"})
