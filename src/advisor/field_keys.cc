@@ -114,8 +114,9 @@ KeyField LearningRate(const Words& w) {
 
 KeyField ModelName(const Words& w, const Words& parent_last) {
   if (Is(w, {"model", "name", "or", "path"}) || Is(w, {"pretrained", "model", "name", "or", "path"}) ||
-      Is(w, {"base", "model"}) || Is(w, {"model", "id"}) || Is(w, {"base", "model", "name"}))
+      Is(w, {"base", "model"}) || Is(w, {"base", "model", "name"}))
     return {"model_name", 3};
+  if (Is(w, {"model", "id"})) return {"model_name", 2};  // a hub id, or a run's id (ETTh1_96_96)
   if (Is(w, {"model"}) || Is(w, {"model", "name"}) || Is(w, {"arch"}) || Is(w, {"architecture"}) ||
       Is(w, {"model", "arch"}) || Is(w, {"model", "architecture"}) || Is(w, {"model", "type"}) ||
       Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}))

@@ -1497,6 +1497,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
   const Candidate* dev_setting = Best(st, "devices", false);
   if (dev_setting && launcher_default_all && dev_setting->precedence < kConfig) dev_setting = nullptr;
+  // CUDA_VISIBLE_DEVICES set for this run says more than a script's default device list.
+  if (dev_setting && spec.visible_devices && dev_setting->precedence < kCommand) dev_setting = nullptr;
   const Candidate* accel = Best(st, "accelerator", false);
   const Candidate* world = Best(st, "world_size", true);
   if (accel && Lower(accel->value) == "cpu") {
@@ -1630,7 +1632,25 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
       }
     }
     if (entry.empty()) {
-      ReadConfigsAndOverrides(st, l, "", HydraMain{});
+      // Hydra-style overrides (solver=musicgen/x) name group files: find the config root that has them.
+      HydraMain root;
+      for (const auto& [k, v] : l.spec.overrides) {
+        if (k.find('.') != std::string::npos || v.empty() || v.find('/') == 0) continue;
+        std::string suffix = "/" + k + "/" + v + ".yaml";
+        for (const auto& f : st.files)
+          if (EndsWith(f, suffix) || f == suffix.substr(1)) {
+            root.path = f.size() == suffix.size() - 1 ? "" : f.substr(0, f.size() - suffix.size());
+            break;
+          }
+        if (!root.path.empty()) break;
+      }
+      if (!root.path.empty())
+        for (const char* name : {"config", "default", "defaults"})
+          if (st.files.count(JoinPath(root.path, std::string(name) + ".yaml"))) {
+            root.name = name;
+            break;
+          }
+      ReadConfigsAndOverrides(st, l, "", root);
       if (st.config_paths.empty() && st.fields.empty())
         return InvalidArgument("'" + l.spec.launcher + "' runs no Python in the repository and names no config or setting");
       return Assemble(st, l, "");
