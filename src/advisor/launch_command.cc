@@ -58,6 +58,16 @@ bool TorchrunFlag(std::string_view opt) {
          opt == "--run-path" || opt == "--module" || opt == "-m" || opt == "--use_env" || opt == "--use-env";
 }
 
+// accelerate launch's options that take no value; every other one does.
+bool AccelerateFlag(std::string_view opt) {
+  for (std::string_view f : {"--multi_gpu", "--multi-gpu", "--cpu", "--use_deepspeed", "--use-deepspeed", "--use_fsdp",
+                             "--use-fsdp", "--use_megatron_lm", "--same_network", "--same-network", "--debug", "--tpu",
+                             "--quiet", "-q", "--module", "-m", "--no_python", "--no-python", "--tpu_use_cluster",
+                             "--enable_cpu_affinity", "--rdzv_conf"})
+    if (opt == f) return f != "--rdzv_conf";
+  return false;
+}
+
 void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   auto n = ToInt(value);
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
@@ -237,7 +247,8 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       size_t eq = opt.find('=');
       if (eq != std::string::npos) {
         ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
-      } else if ((TakesValue(launcher, opt) || (launcher == "torchrun" && !TorchrunFlag(opt))) && j + 1 < words.size()) {
+      } else if ((TakesValue(launcher, opt) || (launcher == "torchrun" && !TorchrunFlag(opt)) ||
+                  (launcher == "accelerate" && !AccelerateFlag(opt))) && j + 1 < words.size()) {
         if (opt == "--script") script_option = words[j + 1];
         ReadOption(&s, opt, words[j + 1]);
         ++j;

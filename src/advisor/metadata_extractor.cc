@@ -149,6 +149,8 @@ struct State {
         SetField("steps", key, v.substr(0, d), file, line, prec, 3);
       if (d > 0 && (unit == "ep" || unit == "epoch" || unit == "epochs"))
         SetField("epochs", key, v.substr(0, d), file, line, prec, 3);
+      if (d > 0 && (unit == "sp" || unit == "samples"))  // samples: steps are that over the global batch
+        SetField("steps", "max_duration_samples", v.substr(0, d), file, line, prec, 3);
       return;
     }
     Candidate& v = values[key];
@@ -684,8 +686,8 @@ void LibraryDefaults(State& st) {
   bool hf_args = false;
   for (const auto& c : st.callees) {
     std::string last = LastSegment(c);
-    hf_args = hf_args || last == "TrainingArguments" || last == "Seq2SeqTrainingArguments" ||
-              last == "HfArgumentParser" || last == "SFTConfig" || last == "DPOConfig";
+    hf_args = hf_args || EndsWith(last, "TrainingArguments") || last == "HfArgumentParser" || last == "SFTConfig" ||
+              last == "DPOConfig";
   }
   bool lightning_trainer = false;
   for (const auto& c : st.entry_callees) {
@@ -807,6 +809,10 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     for (const std::string& root : {st.cwd, std::string(), std::string("src")})
       for (const std::string& cand : {rel + ".py", rel + "/__main__.py", rel + "/__init__.py"})
         if (st.files.count(JoinPath(root, cand))) return JoinPath(root, cand);
+    // `python -m albert.run_pretraining` run from above a checkout that is itself the package.
+    if (size_t slash = rel.find('/'); slash != std::string::npos)
+      for (const std::string& cand : {rel.substr(slash + 1) + ".py", rel.substr(slash + 1) + "/__main__.py"})
+        if (st.files.count(cand)) return cand;
     return InvalidArgument(module + ": module not found in the repository");
   }
   if (std::string p = FindFile(st, spec.entry); !p.empty()) return p;
@@ -1497,8 +1503,12 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
   const Candidate* dev_setting = Best(st, "devices", false);
   if (dev_setting && launcher_default_all && dev_setting->precedence < kConfig) dev_setting = nullptr;
-  // CUDA_VISIBLE_DEVICES set for this run says more than a script's default device list.
+  // CUDA_VISIBLE_DEVICES set for this run says more than a script's default device list;
+  // a device list that is only a script's default (--devices 0,1,2,3) is not the run's.
   if (dev_setting && spec.visible_devices && dev_setting->precedence < kCommand) dev_setting = nullptr;
+  if (dev_setting && dev_setting->precedence < kConfig && DeviceCount(dev_setting->value).value_or(1) > 1 &&
+      dev_setting->value.find(',') != std::string::npos)
+    dev_setting = nullptr;
   const Candidate* accel = Best(st, "accelerator", false);
   const Candidate* world = Best(st, "world_size", true);
   if (accel && Lower(accel->value) == "cpu") {

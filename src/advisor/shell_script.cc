@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "advisor/launch_command.h"
@@ -83,6 +84,8 @@ std::optional<std::pair<std::string, std::string>> Assignment(const std::string&
   while (i < l.size() && IsNameChar(l[i])) ++i;
   if (i == 0 || i >= l.size() || l[i] != '=' || std::isdigit(static_cast<unsigned char>(l[0]))) return std::nullopt;
   std::string value = l.substr(i + 1);
+  if (value.rfind("$((", 0) == 0 && value.find("))") != std::string::npos)
+    return std::make_pair(l.substr(0, i), value.substr(0, value.find("))") + 2));
   // A value is one shell word; `X=1 python …` is a prefixed command, not an assignment.
   auto words = ShellSplit(value);
   if (!words.ok()) return std::nullopt;
@@ -91,6 +94,7 @@ std::optional<std::pair<std::string, std::string>> Assignment(const std::string&
     if ((*words)[1].empty() || (*words)[1][0] != '#') return std::nullopt;
   }
   std::string name = l.substr(0, i);
+  if (value.rfind("$((", 0) == 0) return std::make_pair(name, value);  // arithmetic: evaluated by the caller
   if (value.rfind("$(", 0) == 0 || value.rfind("`", 0) == 0) return std::make_pair(name, std::string("$(...)"));
   return std::make_pair(name, words->empty() ? std::string() : (*words)[0]);
 }
@@ -215,6 +219,36 @@ std::vector<std::pair<std::string, int>> SplitStatements(std::vector<std::pair<s
   return out;
 }
 
+// `4 * 8`, `2+1`: integer arithmetic of known values (no variables left), else nullopt.
+std::optional<long long> Arithmetic(const std::string& expr) {
+  long long total = 0, term = 0;
+  char op = 0;
+  size_t i = 0;
+  while (true) {
+    while (i < expr.size() && expr[i] == ' ') ++i;
+    size_t start = i;
+    while (i < expr.size() && std::isdigit(static_cast<unsigned char>(expr[i]))) ++i;
+    if (start == i || i - start > 9) return std::nullopt;
+    long long v = std::atoll(expr.substr(start, i - start).c_str());
+    if (op == 0) {
+      term = v;
+    } else if (op == '*') {
+      term *= v;
+    } else if (op == '/') {
+      if (v == 0) return std::nullopt;
+      term /= v;
+    } else {
+      total += term;
+      term = op == '-' ? -v : v;
+    }
+    while (i < expr.size() && expr[i] == ' ') ++i;
+    if (i >= expr.size()) break;
+    op = expr[i++];
+    if (op != '+' && op != '-' && op != '*' && op != '/') return std::nullopt;
+  }
+  return total + term;
+}
+
 // `$(dirname "$0")`, `$(dirname $0)`, `$(dirname ${BASH_SOURCE[0]})` → the script's directory.
 std::string ReplaceDirname(std::string line, const std::string& script_path) {
   std::string dir = script_path.rfind('/') == std::string::npos ? "." : script_path.substr(0, script_path.rfind('/'));
@@ -316,7 +350,25 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       continue;
     }
     if (auto as = Assignment(line)) {
-      if (as->second != "$(...)") vars[as->first] = ExpandShellVars(as->second, vars, ctx.positional);
+      if (as->second.rfind("$((", 0) == 0) {
+        // Inside $(( )), bare names are variables too.
+        std::string expr = ExpandShellVars(as->second.substr(3, as->second.size() - 5), vars, ctx.positional), bare;
+        for (size_t k = 0; k < expr.size();) {
+          if (std::isalpha(static_cast<unsigned char>(expr[k])) || expr[k] == '_') {
+            size_t e = k;
+            while (e < expr.size() && IsNameChar(expr[e])) ++e;
+            auto it = vars.find(expr.substr(k, e - k));
+            bare += it == vars.end() ? expr.substr(k, e - k) : it->second;
+            k = e;
+          } else {
+            bare += expr[k++];
+          }
+        }
+        if (auto n = Arithmetic(bare))
+          vars[as->first] = std::to_string(*n);
+      } else if (as->second != "$(...)") {
+        vars[as->first] = ExpandShellVars(as->second, vars, ctx.positional);
+      }
       continue;
     }
     std::string expanded = ExpandShellVars(line, vars, ctx.positional);
@@ -330,6 +382,14 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       continue;
     }
     auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);
+    if (!spec.ok() && spec.status().message().find("unterminated quote") != std::string::npos) {
+      // A stray quote pasted from a README (`--save_step 2000"`): read the line without it.
+      size_t q = expanded.find_last_of("\"'");
+      if (q != std::string::npos) {
+        expanded.erase(q, 1);
+        spec = ParseLaunchCommand(expanded, ctx.console_scripts);
+      }
+    }
     if (!spec.ok()) continue;
     ShellLaunch cand = out;
     cand.line = expanded;

@@ -9,6 +9,7 @@
 
 #include "advisor/entry_points.h"
 #include "advisor/field_keys.h"
+#include "advisor/launch_command.h"
 #include "advisor/model_type.h"
 #include "advisor/real_corpus.h"
 #include "advisor/shell_script.h"
@@ -59,6 +60,16 @@ TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
   ASSERT_TRUE(h.has_value());
   EXPECT_NE(h->line.find("--module pkg.train"), std::string::npos) << h->line;
   EXPECT_FALSE(FindShellLaunch("echo hello\nls\n", {}).has_value());
+  auto m = FindShellLaunch("nodes=4\nprocs=$((nodes * 8))\naccelerate launch --num_processes $procs \\\n"
+                           "  --deepspeed_multinode_launcher standard train.py --lr 1 --save_step 2000\"\n", {});
+  ASSERT_TRUE(m.has_value());
+  auto ms = ParseLaunchCommand(m->line);
+  ASSERT_TRUE(ms.ok()) << m->line;
+  EXPECT_EQ(ms->entry, "train.py") << m->line;  // the launcher's valued option did not swallow the script
+  EXPECT_EQ(ms->nproc_per_node, 32);    // $((nodes * 8))
+  auto t = FindShellLaunch("P=wmt; M=transformer; t2t-trainer --problem=$P --model=$M\n", {{}, {}, "", {"t2t-trainer"}});
+  ASSERT_TRUE(t.has_value());
+  EXPECT_NE(t->line.find("--problem=wmt --model=transformer"), std::string::npos) << t->line;
   EXPECT_TRUE(LooksLikeSideStep("tools/download_data.py"));
   EXPECT_FALSE(LooksLikeSideStep("train_net.py"));
 }
