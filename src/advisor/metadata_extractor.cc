@@ -1571,7 +1571,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   // Every model name the run's configs and command give (arch: blip2_opt beside a hub LLM id).
   if (auto it = st.fields.find("model_name"); it != st.fields.end())
     for (const auto& [k, c] : it->second)
-      if (c.precedence >= kConfig && c.specificity >= 1 && c.value.size() < 120) ev.paths.push_back(c.value);
+      if (c.precedence >= kConfig && c.specificity >= 2 && c.value.size() < 120 && c.value != ev.model_name)
+        ev.other_names.push_back(c.value);
+      else if (c.precedence >= kConfig && c.specificity >= 1 && c.value.size() < 120)
+        ev.paths.push_back(c.value);
   // The run's own option names are evidence too (--vision_tower, --mm_projector_type).
   for (const auto& [k, v] : spec.overrides) ev.paths.push_back(k);
   for (const auto& t : st.config_classes) ev.callees.push_back(t);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 namespace schedmate {
 namespace {
@@ -97,7 +98,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   std::map<std::string, double> score;
   ModelTypeGuess g;
   double sft_marker = 0;
+  std::set<std::string> counted;  // each lexicon entry counts once ("vit" and "vit_large" are one vote)
   auto add = [&](const Entry& x, const std::string& what) {
+    if (!counted.insert(x.kind + "\t" + x.word).second) return;
     // Adapter and preference-tuning evidence (LoRA, DPO, SFT trainers) says how an
     // LLM is tuned, not what the task is: it only turns an LLM into llm-sft.
     if (x.type == "llm-sft" && (x.kind == "call" || x.kind == "import" || x.kind == "path")) {
@@ -121,6 +124,7 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     }
   };
   by_prefix("name", Words(e.model_name));
+  for (const auto& n : e.other_names) by_prefix("name", Words(n));
   by_prefix("data", Words(e.dataset));
   std::vector<std::string> path_words;
   for (const auto& p : e.paths)

@@ -15,6 +15,7 @@ namespace schedmate {
 
 struct ModelTypeEvidence {
   std::string model_name;
+  std::vector<std::string> other_names;  // further model names the run's configs and command give (full weight)
   std::string dataset;
   std::vector<std::string> callees;  // called names near the entry point (entry file and its direct imports)
   std::vector<std::string> far_callees;  // called names elsewhere (count half)
