@@ -26,6 +26,7 @@ enum Precedence { kLibrary = 0, kImported = 1, kEntryDefault = 2, kConfig = 3, k
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
 int NameStrength(const std::string& v);
 std::optional<std::string> PrecisionOf(const std::string& v);
+std::string StripConfigArg(const std::string& v);
 
 struct Candidate {
   std::string value, file, key;
@@ -460,6 +461,7 @@ void ReadConfigFile(State& st, const std::string& path, int prec, const std::str
 // ---- Python sources --------------------------------------------------------
 
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
+  std::set<std::string> first_in_file;
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
   for (const auto& imp : py.imports)
     if (!imp.module.empty() && imp.module[0] != '.')
@@ -496,7 +498,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       bool caps = head.size() > 1 && std::none_of(head.begin(), head.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
       if (caps && head != "C" && head != "_C" && head != "FLAGS") continue;
     }
-    if (auto v = st.Literal(a.value)) st.Set(a.target, *v, path, a.line, prec);
+    // Within one file the first binding is the default; later ones are usually
+    // conditional (`if debug: self.train_batch_size = 8`).
+    if (auto v = st.Literal(a.value); v && first_in_file.insert(NormalKey(a.target)).second)
+      st.Set(a.target, *v, path, a.line, prec);
   }
   for (const auto& k : py.classes) st.bases[k.name] = k.bases;
   for (const auto& c0 : py.calls) {
@@ -511,6 +516,24 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if (near_entry && !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) &&
         c.callee.find("datasets.") == std::string::npos && LexiconWordIn("data", last).size() >= 4)
       st.SetField("dataset", "<called dataset class>", last, path, c.line, prec, 1);  // WikiText2()
+    if (near_entry && (last == "DEFINE_config_file" || last == "DEFINE_config_dict" || last == "add_argument") &&
+        !c.args.empty()) {
+      // A config flag's default file: read when the command names none.
+      std::string name = c.args[0].text;
+      while (!name.empty() && name[0] == '-') name.erase(0, 1);
+      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : (last != "add_argument" && c.args.size() > 1 ? &c.args[1] : nullptr);
+      std::string file;
+      if (d && d->kind == PyValue::Kind::kString) file = d->text;
+      if (d && d->kind == PyValue::Kind::kOther) {  // ROOT / 'data/hyps/hyp.scratch.yaml'
+        size_t q = d->text.find_first_of("'\"");
+        size_t e = q == std::string::npos ? q : d->text.find(d->text[q], q + 1);
+        if (e != std::string::npos) file = d->text.substr(q + 1, e - q - 1);
+      }
+      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path" ||
+           name == "hyp" || name == "hparams") &&
+          !file.empty() && IsConfigLike(StripConfigArg(file)))
+        st.default_configs.push_back({name, file, path});
+    }
     if ((last == "add_argument" || last == "option" || last == "add") && !c.args.empty()) {
       std::string name;
       for (const auto& a : c.args)
@@ -543,17 +566,6 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         st.Set(name, "False", path, c.line, prec);  // click flags
       }
       continue;
-    }
-    if (near_entry && (last == "DEFINE_config_file" || last == "DEFINE_config_dict" || last == "add_argument") &&
-        !c.args.empty()) {
-      // A config flag's default file: read when the command names none.
-      std::string name = c.args[0].text;
-      while (!name.empty() && name[0] == '-') name.erase(0, 1);
-      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : (last != "add_argument" && c.args.size() > 1 ? &c.args[1] : nullptr);
-      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" || name == "config_path" ||
-           name == "hyp" || name == "hparams") &&
-          d && d->kind == PyValue::Kind::kString && IsConfigLike(d->text.substr(0, d->text.find(".py:") == std::string::npos ? std::string::npos : d->text.find(".py:") + 3)))
-        st.default_configs.push_back({name, d->text, path});
     }
     if ((last == "load" && c.callee.find("OmegaConf") != std::string::npos) && !c.args.empty() &&
         c.args[0].kind == PyValue::Kind::kString && (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
@@ -692,8 +704,9 @@ void LibraryDefaults(State& st) {
   bool lightning_trainer = false;
   for (const auto& c : st.entry_callees) {
     std::string last = LastSegment(c);
+    bool trainer = last == "Trainer" || c.find(".Trainer.") != std::string::npos || c.rfind("Trainer.", 0) == 0;
     lightning_trainer = lightning_trainer || last == "LightningCLI" ||
-                        (last == "Trainer" && (c.find("pl.") == 0 || c.find("L.") == 0 || c.find("lightning") != std::string::npos));
+                        (trainer && (c.find("pl.") == 0 || c.find("L.") == 0 || c.find("lightning") != std::string::npos));
   }
   if (lightning_trainer && (st.entry_imports.count("lightning") || st.entry_imports.count("pytorch_lightning")))
     st.Set("max_epochs", "1000", "<library default: lightning Trainer max_epochs>", 0, kLibrary);
