@@ -142,7 +142,9 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"data"}) || Is(w, {"data", "path"}) || Is(w, {"data", "dir"}) || Is(w, {"train", "file"}) ||
       Is(w, {"train", "data"}) || Is(w, {"dataset", "path"}) || Is(w, {"train", "data", "path"}) ||
       Is(w, {"data", "file"}) || Is(w, {"dataset", "dir"}) || Is(w, {"train", "dir"}) || Is(w, {"data", "config"}) ||
-      Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}))
+      Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}) ||
+      Is(w, {"training", "files"}) || Is(w, {"train", "filelist"}) || Is(w, {"training", "file"}) ||
+      Is(w, {"train", "manifest"}) || Is(w, {"train", "jsonl"}))
     return {"dataset", 2};
   // Reinforcement learning trains on an environment.
   if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||
@@ -248,7 +250,7 @@ KeyField ClassifyKey(std::string_view key) {
   if ((Is(w, {"task", "name"}) || Is(w, {"task", "names"})) &&
       !HasAny(parent_words, {"trainer", "engine", "runner", "logging", "wandb"}))
     return {"dataset", 1};  // GLUE-style task names
-  if (Is(w, {"problem"}) || Is(w, {"problems"})) return {"dataset", 1};  // tensor2tensor: --problem
+  if (Is(w, {"problem"}) || Is(w, {"problems"})) return {"dataset", 2};  // tensor2tensor: --problem
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) return k;

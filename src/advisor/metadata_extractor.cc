@@ -632,6 +632,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     }
     if (c.callee == "hydra.main") continue;  // read by the caller
     bool loader = last.find("Loader") != std::string::npos || last.find("loader") != std::string::npos;
+    if (near_entry && (EndsWith(last, "Dataset") || EndsWith(last, "DataModule")) && last.size() > 7)
+      for (const char* kw : {"name", "dataset_name", "dataset"})  // PygNodePropPredDataset(name='ogbn-arxiv')
+        if (const PyValue* v = c.Kwarg(kw))
+          if (auto lit = st.Literal(*v)) st.SetField("dataset", "<dataset class argument>", *lit, path, c.line, prec, 1);
     // Keyword arguments of calls in the repository's library code are how it
     // uses its own functions (update_step=1000), not the run's settings.
     if (prec <= kImported && !near_entry) continue;
@@ -1226,11 +1230,22 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix))
         name = name.substr(0, name.size() - std::string(suffix).size());
   }
+  if (dataset && std::count(name.begin(), name.end(), '_') >= 2) {
+    // A long file-like name that starts with known data: ljs_audio_text_train_filelist → ljs.
+    std::string known = LexiconPrefix("data", name);
+    if (known.size() >= 3 && known.size() < name.size() &&
+        (name[known.size()] == '_' || name[known.size()] == '-'))
+      return known;
+  }
   if (dataset)
     for (const char* split : {"_train", "-train", ".train", "_training", "_trn"})
       if (name.size() > std::string(split).size() + 2 && EndsWith(Lower(name), split))
         name = name.substr(0, name.size() - std::string(split).size());  // nla_with_meaning_rep_train
   std::string ln = Lower(name);
+  if (std::none_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)); })) {
+    *why = "'" + v + "' names nothing";
+    return std::nullopt;
+  }
   if (dataset)
     for (const char* suffix : {"Factory", "Wrapper", "Persistence", "Builder", "Loader", "Module", "Sampler", "Config"})
       if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
