@@ -1082,7 +1082,9 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
     c.value = Resolve(st, c.value);
     if (IsUnset(c.value) || c.precedence < blocked_below) continue;
     if (numeric && !ToNumber(c.value)) continue;
-    if ((field == "steps" || field == "epochs" || field == "learning_rate") && ToNumber(c.value).value_or(0) <= 0) continue;
+    if ((field == "steps" || field == "epochs" || field == "learning_rate" || field == "batch_size") &&
+        ToNumber(c.value).value_or(0) <= 0)
+      continue;  // 0 and -1 mean "unset" or "derived", never the run's value
     if ((field == "devices" || field == "device") && c.precedence < kEntryDefault) continue;
     if (field == "precision" && !PrecisionOf(c.value)) continue;
     if ((field == "fp16" || field == "bf16" || field == "amp" || field == "fp8" || field == "fp32" || field == "precision") &&
