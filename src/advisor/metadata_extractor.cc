@@ -854,6 +854,37 @@ std::string ExistingDir(const State& st, std::string v) {
   return JoinPath(st.cwd, v);
 }
 
+// Registry lookups: `--hparams_set=transformer_base_single_gpu` names a
+// function the repository defines (`@register_hparams def …(): hparams.batch_size = 1024`).
+// Its literal settings (and those of same-file functions it calls first) are the run's config.
+void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : spec.overrides) {
+    std::vector<std::string> w = KeyWords(k);
+    bool registry_key = std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x == "hparams" || x == "set" || x == "preset" || x == "recipe" || x == "config" || x == "cfg" || x == "exp";
+    });
+    bool ident = v.size() >= 4 && v.size() <= 80 && (std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_') &&
+                 std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (registry_key && ident) names.push_back(v);
+  }
+  if (names.empty()) return;
+  int scanned = 0;
+  for (const auto& f : st.files) {
+    if (!EndsWith(f, ".py") || f.find("test") != std::string::npos || ++scanned > 600) continue;
+    auto r = FileReadTool(st.snap, f, st.opt.max_file_bytes);  // a text search, not counted as reading a source
+    if (!r.ok()) continue;
+    for (const auto& name : names) {
+      if (r->text.find("def " + name + "(") == std::string::npos) continue;
+      PythonFacts py = ParsePython(r->text);
+      for (const auto& a : py.assigns)
+        if (a.scope == name)
+          if (auto v = st.Literal(a.value)) st.Set(a.target, *v, f, a.line, kConfig);
+      st.read.push_back(f);
+    }
+  }
+}
+
 // ml_collections: `configs/x.py:gpu8` is the file configs/x.py called with "gpu8".
 std::string StripConfigArg(const std::string& v) {
   size_t p = v.find(".py:");
@@ -962,6 +993,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
       }
     }
   }
+  ReadRegistryEntries(st, spec);
   for (const auto& [k, v] : spec.overrides) {
     if (group_choices.count(k)) continue;
     if (v.size() > 2 && v.front() == '{' && v.back() == '}') {  // --hparams '{"learning_rate": 1e-4}'
