@@ -154,5 +154,35 @@ TEST(MetadataExtractor, BareDoubleDashAfterAListOption) {
   EXPECT_EQ(md.launcher, "python");
 }
 
+TEST(MetadataExtractor, RegistryEntriesConfigClassesAndExternalClis) {
+  // --hparams_set names a registered function; its literals are the run's.
+  Repo r("registry");
+  r.File("setup.py", "setup(scripts=['pkg/bin/trainer'])\n")
+      .File("pkg/bin/trainer", "import argparse\nimport tensorflow as tf\np = argparse.ArgumentParser()\n"
+                              "p.add_argument('--hparams_set')\np.add_argument('--problem')\n")
+      .File("pkg/models/net.py", "def base():\n  hparams.batch_size = 4096\n\n"
+                                 "def net_small():\n  hparams = base()\n  hparams.batch_size = 1024\n  hparams.learning_rate = 0.2\n");
+  WorkloadMetadata md = r.Extract("P=translate_x; trainer --problem=$P --hparams_set=net_small");
+  EXPECT_EQ(md.batch_size, 1024);
+  EXPECT_DOUBLE_EQ(*md.learning_rate, 0.2);
+  EXPECT_EQ(md.dataset, "translate_x");
+  EXPECT_EQ(md.framework, "tensorflow");
+  EXPECT_EQ(md.hardware.num_gpus, 1);  // TensorFlow without a distribution strategy
+  // A config class: constructor defaults are the run's, later conditional bindings are not.
+  Repo c("config-class");
+  c.File("run.py", "from configure import Config\nimport torch\ncfg = Config()\n")
+      .File("configure.py", "class Config:\n  def __init__(self, debug=False):\n    self.train_batch_size = 128\n"
+                            "    self.num_train_steps = 100000\n    if debug:\n      self.train_batch_size = 8\n");
+  WorkloadMetadata cm = c.Extract("python run.py");
+  EXPECT_EQ(cm.batch_size, 128);
+  EXPECT_EQ(cm.training_iterations, 100000);
+  // A CLI installed from elsewhere: the config it names is still read.
+  Repo e("external");
+  e.File("configs/run.yaml", "trainer:\n  max_epochs: 7\ndata:\n  batch_size: 16\n");
+  WorkloadMetadata em = e.Extract("somecli train configs/run.yaml");
+  EXPECT_EQ(em.training_iterations, 7);
+  EXPECT_EQ(em.batch_size, 16);
+}
+
 }  // namespace
 }  // namespace schedmate
