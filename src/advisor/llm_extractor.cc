@@ -138,9 +138,9 @@ LlmExtractResult LlmExtractMetadata(ChatClient& client, const RepoSnapshot& snap
 
 Result<WorkloadMetadata> ExtractWithBackend(const RepoSnapshot& snapshot, const std::string& command,
                                             BackendKind backend, ChatClient* client, double threshold,
-                                            std::string* answered_by) {
+                                            std::string* answered_by, const ExtractOptions& options) {
   *answered_by = "embedded";
-  auto embedded = ExtractMetadata(snapshot, command);
+  auto embedded = ExtractMetadata(snapshot, command, options);
   if (backend == BackendKind::kEmbedded || !client) return embedded;
   if (backend == BackendKind::kCascade && embedded.ok() && embedded->confidence >= threshold) return embedded;
   LlmExtractResult llm = LlmExtractMetadata(*client, snapshot, command);

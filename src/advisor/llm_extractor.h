@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "advisor/metadata_extractor.h"
 #include "core/facts.h"
 #include "llm/backend.h"
 #include "llm/chat_client.h"
@@ -37,9 +38,10 @@ LlmExtractResult LlmExtractMetadata(ChatClient& client, const RepoSnapshot& snap
 // The cascade (DESIGN §2): the embedded extractor first; the LLM only when
 // its confidence is below `threshold` (or it failed), filling the fields the
 // embedded answer lacks. `*backend` says who answered.
+// `options.workdir`: where in the repository the command runs.
 Result<WorkloadMetadata> ExtractWithBackend(const RepoSnapshot& snapshot, const std::string& command,
                                             BackendKind backend, ChatClient* client, double threshold,
-                                            std::string* answered_by);
+                                            std::string* answered_by, const ExtractOptions& options = {});
 
 }  // namespace schedmate
 

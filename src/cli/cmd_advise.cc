@@ -41,6 +41,7 @@ struct AdviseArgs {
   size_t k = 3;
   float min_score = 0.80f;
   std::string backend = "embedded";
+  std::string workdir;
   LlmArgs llm;
 };
 
@@ -54,7 +55,9 @@ void Advise(const AdviseArgs& a) {
   auto snap = OpenSnapshot(a.repo);
   if (!snap.ok()) CommandFailed(snap.status());
   std::string answered_by;
-  auto md = ExtractWithBackend(**snap, a.cmd, backend, client.get(), a.llm.cascade_threshold, &answered_by);
+  ExtractOptions eo;
+  eo.workdir = a.workdir;
+  auto md = ExtractWithBackend(**snap, a.cmd, backend, client.get(), a.llm.cascade_threshold, &answered_by, eo);
   Json out;
   DurationEstimate est;
   if (!md.ok()) {
@@ -223,6 +226,7 @@ void AddAdviseCommand(CLI::App& app) {
   cmd->add_option("REPO", a->repo, "Repository directory or PATH@REV")->required();
   cmd->add_option("--cmd", a->cmd, "The job's launch command, e.g. \"torchrun --nproc_per_node 8 train.py\"")
       ->required();
+  cmd->add_option("--workdir", a->workdir, "Directory inside the repository the command runs from (default: its root)");
   cmd->add_option("--history", a->history, "History: a SQLite file or redis://host:port[/prefix]")
       ->capture_default_str();
   cmd->add_option("--as-of", a->as_of, "Submit time (Unix seconds): history completed later is invisible (default now)");
