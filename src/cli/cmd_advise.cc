@@ -95,6 +95,7 @@ void Advise(const AdviseArgs& a) {
                 md->hardware.num_gpus ? std::to_string(*md->hardware.num_gpus).c_str() : "-",
                 s(md->framework).c_str(), s(md->launcher).c_str());
     std::printf("confidence   %.2f (%zu files read)\n", md->confidence, md->files_read.size());
+    for (const auto& [field, why] : md->unresolved) std::printf("unknown      %s: %s\n", field.c_str(), why.c_str());
   } else {
     std::printf("metadata     not extracted: %s\n", md.status().message().c_str());
   }
