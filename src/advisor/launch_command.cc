@@ -70,6 +70,11 @@ bool AccelerateFlag(std::string_view opt) {
 
 void ReadOption(LaunchSpec* s, std::string_view key, std::string_view value) {
   auto n = ToInt(value);
+  if (n && (key == "--num_processes" || key == "--num-processes" || key == "-np" || key == "-n" || key == "--ntasks"))
+    s->nproc_is_total = true;
+  else if (n && (key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
+                 key == "--ntasks-per-node" || key == "--gpus-per-node"))
+    s->nproc_is_total = false;
   if ((key == "--nproc_per_node" || key == "--nproc-per-node" || key == "--num_gpus" || key == "--num-gpus" ||
        key == "--num_processes" || key == "--num-processes" || key == "-np") && !n && value != "gpu" && value != "auto")
     s->nproc_unknown = true;

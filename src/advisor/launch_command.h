@@ -28,7 +28,8 @@ struct LaunchSpec {
   std::vector<std::pair<std::string, std::string>> overrides;  // key (no dashes) → value ("true" for flags)
   std::vector<std::string> positional;  // arguments that are neither options nor their values nor k=v
   std::optional<int> nproc_per_node, nnodes;
-  bool nproc_unknown = false;  // a process-count option whose value is not a number (a placeholder)
+  bool nproc_unknown = false;
+  bool nproc_is_total = false;  // accelerate --num_processes, mpirun -np, srun --ntasks: all nodes together  // a process-count option whose value is not a number (a placeholder)
   std::optional<int> visible_devices;  // how many CUDA_VISIBLE_DEVICES lists
   std::vector<std::pair<std::string, std::string>> env;  // VAR=x prefixes
   std::string config_file;      // the script's --config / --config_file / --cfg / -c value

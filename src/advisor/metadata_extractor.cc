@@ -1583,7 +1583,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   } else if (spec.nproc_unknown) {
     unresolved("hardware.num_gpus", "the launcher's process count is not a number (" + spec.launcher + ")");
   } else if (spec.nproc_per_node) {
-    md.hardware.num_gpus = *spec.nproc_per_node * nodes;
+    md.hardware.num_gpus = *spec.nproc_per_node * (spec.nproc_is_total ? 1 : nodes);
     md.sources.push_back({"hardware.num_gpus", "<command>", 0});
   } else if (l.sbatch_total_gpus) {
     md.hardware.num_gpus = *l.sbatch_total_gpus;
@@ -1608,6 +1608,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     std::string fw_now = Framework(st, entry, spec.launcher);
     if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
     else if (st.spawns_per_gpu && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "one process per visible GPU");
+    else if (fw_now == "transformers" && spec.launcher == "python")
+      unresolved("hardware.num_gpus", "the HF Trainer in one process uses every visible GPU (DataParallel)");
     else if (fw_now == "jax" && st.multi_device && spec.launcher != "torchrun")
       unresolved("hardware.num_gpus", "jax pmap/pjit over every visible device");
     else if (fw_now == "tensorflow" && st.multi_device && spec.launcher != "torchrun")
