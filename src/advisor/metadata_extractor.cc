@@ -1351,6 +1351,13 @@ bool IsTrue(const std::string& v) {
   return l == "true" || l == "1" || l == "yes" || l == "on";
 }
 
+// A package the repository itself holds (ChatGLM's ptuning/trainer.py is not coqui's `trainer`).
+bool LocalModule(const State& st, const std::string& module, const std::string& entry) {
+  for (const auto& f : ModuleFiles(module, entry, st.cwd))
+    if (st.files.count(f)) return true;
+  return false;
+}
+
 std::string Framework(const State& st, const std::string& entry, const std::string& launcher) {
   auto called = [&](std::initializer_list<const char*> names) {
     for (const auto& c : st.entry_callees) {
@@ -1370,7 +1377,7 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
   for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games",
                           "ray", "pymarl"})
-    if (imported(lib) && !st.files.count(std::string(lib) + "/__init__.py")) return "other";
+    if (imported(lib) && !LocalModule(st, lib, entry)) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";
   if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))
