@@ -113,7 +113,7 @@ void EvalAdvisorReal(const EvalAdvisorRealArgs& a) {
     return;
   }
   std::map<std::string, RealTally> by_split;
-  std::map<std::string, RealTally> by_style;
+  std::map<std::string, std::map<std::string, RealTally>> by_style;  // style → split → tally
   std::map<std::string, std::set<std::string>> repos_of;
   std::vector<double> ms;
   for (const auto& s : scored) {
@@ -121,7 +121,7 @@ void EvalAdvisorReal(const EvalAdvisorRealArgs& a) {
       t->Add(s.outcomes, s.item->labels);
       t->failed += !s.error.empty();
     }
-    for (const auto& st : s.item->styles) by_style[st].Add(s.outcomes, s.item->labels);
+    for (const auto& st : s.item->styles) by_style[st][s.item->split].Add(s.outcomes, s.item->labels);
     repos_of[s.item->split].insert(s.item->repo);
     ms.push_back(s.ms);
   }
@@ -144,7 +144,9 @@ void EvalAdvisorReal(const EvalAdvisorRealArgs& a) {
       if (split != "all") j[split]["repos"] = repos_of[split].size();
     }
     Json styles = Json::object();
-    for (const auto& [st, t] : by_style) styles[st] = {{"items", t.items}, {"field_accuracy_mean", t.MeanAccuracy()}};
+    for (const auto& [st, splits] : by_style)
+      for (const auto& [split, t] : splits)
+        styles[st][split] = {{"items", t.items}, {"field_accuracy_mean", t.MeanAccuracy()}};
     j["styles"] = styles;
     Json misses = Json::array();
     for (const auto& s : scored)
@@ -164,8 +166,19 @@ void EvalAdvisorReal(const EvalAdvisorRealArgs& a) {
   PrintTallies(by_split);
   std::printf("\n(acc: label matched, null = null included; wrong: a value that is not the label — confidently "
               "wrong; the rest are nulls where the label has a value)\n\n");
-  std::printf("%-22s %6s  %s\n", "style", "cmds", "mean field accuracy");
-  for (const auto& [st, t] : by_style) std::printf("%-22s %6d  %5.1f%%\n", st.c_str(), t.items, 100 * t.MeanAccuracy());
+  std::printf("%-22s %14s  %s\n", "style", "cmds dev/val", "mean field accuracy dev / val");
+  for (const auto& [st, splits] : by_style) {
+    auto cell = [&](const char* split, bool acc) -> std::string {
+      auto it = splits.find(split);
+      if (it == splits.end()) return "-";
+      char buf[32];
+      if (acc) std::snprintf(buf, sizeof buf, "%.1f%%", 100 * it->second.MeanAccuracy());
+      else std::snprintf(buf, sizeof buf, "%d", it->second.items);
+      return buf;
+    };
+    std::printf("%-22s %6s/%-7s  %7s / %s\n", st.c_str(), cell("dev", false).c_str(), cell("val", false).c_str(),
+                cell("dev", true).c_str(), cell("val", true).c_str());
+  }
   std::printf("\ncommand variants      %d of %d pairs with different labels got different metadata\n", distinguished,
               pairs);
   std::printf("latency               p50 %.1f ms, max %.1f ms per command\n", p50, pmax);
