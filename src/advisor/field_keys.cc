@@ -68,7 +68,7 @@ KeyField Batch(const Words& w) {
 
 KeyField Steps(const Words& w) {
   static const std::set<std::string> kUnits = {"steps", "step", "iters", "iter", "iterations", "iteration",
-                                               "updates", "update", "timesteps", "kimg"};
+                                               "updates", "update", "timesteps", "kimg", "itrs", "its"};
   std::string unit;
   int units = 0;
   for (const auto& x : w)
@@ -82,7 +82,7 @@ KeyField Steps(const Words& w) {
     return {};  // num_train_timesteps: a diffusion's noise steps; num/total_timesteps: an RL budget
   if (unit == "step" && w.size() == 1) return {};                       // --step: ambiguous
   static const std::set<std::string> kPrefix = {"max", "num", "total", "train", "training", "n", "nb", "number", "k",
-                                                "steps", "iters", "iterations", "updates", "kimg", "opt", "optim"};
+                                                "steps", "iters", "iterations", "updates", "kimg", "opt", "optim", "itrs", "its"};
   for (const auto& x : w)
     if (!kPrefix.count(x) && !kUnits.count(x)) return {};
   bool strong = HasAny(w, {"max", "total", "train", "training"}) || unit == "kimg";
@@ -256,6 +256,7 @@ KeyField ClassifyKey(std::string_view key) {
     if (!k.field.empty()) return k;
   static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {
       {{"device"}, "device"},          {{"gpu", "ids"}, "device"},     {{"gpu"}, "device"},
+      {{"gpu", "id"}, "device"},       {{"device", "ids"}, "device"},
       {{"devices"}, "devices"},        {{"gpus"}, "devices"},          {{"num", "gpus"}, "devices"},
       {{"n", "gpu"}, "devices"},       {{"ngpus"}, "devices"},         {{"n", "gpus"}, "devices"},
       {{"gpus", "per", "node"}, "devices"}, {{"nproc", "per", "node"}, "devices"},

@@ -156,7 +156,14 @@ struct State {
     }
     Candidate& v = values[key];
     if (prec >= v.precedence) v = {value, file, key, line, prec, 0, ++order};
-    KeyField kf = ClassifyKey(key);
+    // Classified before lower-casing, so CamelCase words split (TestReader → test, reader).
+    std::string raw = raw_key;
+    for (const char* p : {"self.", "args.", "opt.", "opts.", "hparams.", "flags.", "cfg.", "config.", "_C.", "C."})
+      if (raw.rfind(p, 0) == 0 && raw.size() > std::string(p).size()) {
+        raw = raw.substr(std::string(p).size());
+        break;
+      }
+    KeyField kf = ClassifyKey(raw);
     if (kf.field.empty() && LooksLikeEnvId(value)) {
       std::string last = LastSegment(key);
       if (last == "task" || last == "game" || last == "env_name" || last == "gym_env") {
@@ -684,9 +691,24 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
         std::vector<std::string> modules = {imp.module};
         for (size_t n = 0; n < imp.names.size() && n < 32; ++n)
           modules.push_back(imp.module + (imp.module.back() == '.' ? "" : ".") + imp.names[n]);
+        bool found_any = false;
         for (const auto& m : modules)
           for (const auto& f : ModuleFiles(m, path, st.cwd))
-            if (st.files.count(f) && seen.insert(f).second) queue.push_back({f, depth + 1});
+            if (st.files.count(f)) {
+              found_any = true;
+              if (seen.insert(f).second) queue.push_back({f, depth + 1});
+            }
+        // `sys.path.insert(0, "lib")` then `from opts import opts`: the one file of that name below the entry.
+        if (!found_any && imp.module[0] != '.' && imp.module.find('.') == std::string::npos && imp.module.size() >= 4) {
+          std::string suffix = "/" + imp.module + ".py", base = DirOf(path), only;
+          int n = 0;
+          for (auto it = st.files.lower_bound(base); it != st.files.end() && it->rfind(base, 0) == 0 && n < 2; ++it)
+            if (EndsWith(*it, suffix)) {
+              only = *it;
+              ++n;
+            }
+          if (n == 1 && seen.insert(only).second) queue.push_back({only, depth + 1});
+        }
       }
     parsed.emplace_back(path, std::move(py), depth);
   }
@@ -1030,7 +1052,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     if (owned.count(p) || ResolvePath(st, p, near, true)) continue;  // an option's list item; a config file, read above
     if (next < st.positionals.size()) st.Set(st.positionals[next++], p, "<command>", 0, kCommand);
     bool artifact = p.find('[') != std::string::npos || p.find(']') != std::string::npos;
-    for (const char* ext : {".pth", ".pt", ".tar", ".ckpt", ".bin", ".safetensors", ".h5", ".pkl", ".log"})
+    for (const char* ext : {".pth", ".pt", ".tar", ".ckpt", ".bin", ".safetensors", ".h5", ".pkl", ".log", ".sh", ".py"})
       artifact = artifact || EndsWith(Lower(p), ext);
     if (p.find('/') != std::string::npos && !IsConfigLike(p) && !artifact)
       st.SetField("dataset", "<positional path>", p, "<command>", 0, kCommand, 1);  // fairseq-train data-bin/x
