@@ -855,6 +855,10 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     return InvalidArgument(module + ": module not found in the repository");
   }
   if (std::string p = FindFile(st, spec.entry); !p.empty()) return p;
+  if (auto it = console.find(spec.entry); it != console.end()) {  // torchrun $(which lerobot-train)
+    l->spec.entry_kind = LaunchSpec::Entry::kConsole;
+    return FindEntry(st, l, console);
+  }
   return InvalidArgument(spec.entry + ": entry point not found in the repository");
 }
 
@@ -1398,7 +1402,7 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (launcher == "composer" || (imported("composer") && called({"Trainer"}))) return "other";
   // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
   for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games",
-                          "pymarl"})
+                          "pymarl", "super_gradients"})
     if (imported(lib) && !LocalModule(st, lib, entry)) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";

@@ -165,6 +165,11 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
       }
       out += v;
       i = close;
+    } else if (n == '(' && text.substr(i, 8) == "$(which " && text.find(')', i) != std::string_view::npos) {
+      // $(which lerobot-train): the installed command itself
+      size_t close = text.find(')', i);
+      out += std::string(text.substr(i + 8, close - i - 8));
+      i = close;
     } else if (n == '(') {
       out += c;  // command substitution: left as is
     } else if (IsNameChar(n) || n == '@' || n == '*') {
