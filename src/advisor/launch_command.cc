@@ -230,6 +230,11 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
   if (i >= words.size()) return InvalidArgument("no command");
   std::string_view head = words[i];
   auto take_entry = [&](size_t j) -> Status {
+    // `torchrun … python train.py` (a README's stray interpreter): the script follows it.
+    if (j < words.size() && IsPython(words[j]) && j + 1 < words.size()) {
+      ++j;
+      while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") ++j;
+    }
     if (j >= words.size()) return InvalidArgument("the launcher is given no script");
     std::string_view e = words[j];
     if (e == "-m") {

@@ -848,6 +848,14 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     for (const std::string& root : {st.cwd, std::string(), std::string("src")})
       for (const std::string& cand : {rel + ".py", rel + "/__main__.py", rel + "/__init__.py"})
         if (st.files.count(JoinPath(root, cand))) return JoinPath(root, cand);
+    // A package kept in a subdirectory (pip install -e habitat-baselines): its one module file.
+    for (const std::string& tail : {"/" + rel + ".py", "/" + rel + "/__main__.py"}) {
+      std::string only;
+      int n = 0;
+      for (const auto& f : st.files)
+        if (EndsWith(f, tail) && ++n == 1) only = f;
+      if (n == 1) return only;
+    }
     // `python -m albert.run_pretraining` run from above a checkout that is itself the package.
     if (size_t slash = rel.find('/'); slash != std::string::npos)
       for (const std::string& cand : {rel.substr(slash + 1) + ".py", rel.substr(slash + 1) + "/__main__.py"})

@@ -224,6 +224,51 @@ std::vector<std::pair<std::string, int>> SplitStatements(std::vector<std::pair<s
   return out;
 }
 
+// `[ 4 -le 4 ] && [ 6 -ge 4 ]; then` → true/false; nullopt unless every test
+// is a numeric comparison of two integers.
+std::optional<bool> NumericCondition(std::string cond) {
+  if (size_t then = cond.find("then"); then != std::string::npos) cond = cond.substr(0, then);
+  bool result = true, any = false;
+  size_t pos = 0;
+  while (true) {
+    size_t open = cond.find('[', pos);
+    if (open == std::string::npos) break;
+    size_t close = cond.find(']', open);
+    if (close == std::string::npos) return std::nullopt;
+    std::string inner = cond.substr(open + 1, close - open - 1);
+    std::vector<std::string> w;
+    std::string cur;
+    for (char c : inner + " ") {
+      if (c == ' ' || c == '[' || c == '"') {
+        if (!cur.empty()) w.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (w.size() != 3) return std::nullopt;
+    char* e1 = nullptr;
+    char* e2 = nullptr;
+    long a = std::strtol(w[0].c_str(), &e1, 10), b = std::strtol(w[2].c_str(), &e2, 10);
+    if (*e1 != '\0' || *e2 != '\0' || w[0].empty() || w[2].empty()) return std::nullopt;
+    bool v;
+    if (w[1] == "-le") v = a <= b;
+    else if (w[1] == "-ge") v = a >= b;
+    else if (w[1] == "-lt") v = a < b;
+    else if (w[1] == "-gt") v = a > b;
+    else if (w[1] == "-eq") v = a == b;
+    else if (w[1] == "-ne") v = a != b;
+    else return std::nullopt;
+    result = result && v;
+    any = true;
+    pos = close + 1;
+    while (pos < cond.size() && (cond[pos] == ']' || cond[pos] == ' ')) ++pos;
+    if (cond.compare(pos, 2, "||") == 0) return std::nullopt;  // only && chains
+  }
+  if (!any) return std::nullopt;
+  return result;
+}
+
 // `4 * 8`, `2+1`: integer arithmetic of known values (no variables left), else nullopt.
 std::optional<long long> Arithmetic(const std::string& expr) {
   long long total = 0, term = 0;
@@ -332,6 +377,30 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
+    // Kaldi/ESPnet recipes: `. utils/parse_options.sh` turns the caller's --stage 4 into stage=4.
+    if (line.find("parse_options.sh") != std::string::npos && (line[0] == '.' || line.rfind("source", 0) == 0)) {
+      for (size_t k = 0; k + 1 < ctx.positional.size(); ++k)
+        if (ctx.positional[k].rfind("--", 0) == 0) {
+          std::string name = ctx.positional[k].substr(2);
+          std::replace(name.begin(), name.end(), '-', '_');
+          vars[name] = ctx.positional[k + 1];
+        }
+      continue;
+    }
+    // `if [ ${stage} -le 4 ] && [ ${stop_stage} -ge 4 ]; then` that is false: skip to its fi.
+    if (line.rfind("if ", 0) == 0) {
+      if (auto holds = NumericCondition(ExpandShellVars(line.substr(3), vars, ctx.positional)); holds && !*holds) {
+        int depth = 1;
+        size_t j = idx + 1;
+        for (; j < lines.size() && depth > 0; ++j) {
+          std::string t = Trim(lines[j].first);
+          if (t.rfind("if ", 0) == 0) ++depth;
+          if (t == "fi" || t.rfind("fi ", 0) == 0 || t.rfind("fi;", 0) == 0) --depth;
+        }
+        idx = j - 1;
+        continue;
+      }
+    }
     // `: ${X:=1}` and `: "${X:=1}"` set X when unset.
     if (line.rfind(": ", 0) == 0) {
       size_t a = line.find("${");
@@ -447,7 +516,7 @@ bool LooksLikeSideStep(const std::string& entry) {
   if (base.find("train") != std::string::npos || base.find("finetune") != std::string::npos ||
       base.find("fine_tune") != std::string::npos || base.find("pretrain") != std::string::npos)
     return false;
-  for (const char* w : {"download", "prepare", "preprocess", "prepro", "convert", "install", "eval", "test",
+  for (const char* w : {"download", "prepare", "preprocess", "prepro", "_prep", "prep_", "convert", "install", "eval", "test",
                         "export", "infer", "predict", "generate", "sample", "inspect", "merge", "tokeniz", "build_",
                         "make_", "extract", "split", "plot", "visual", "demo", "bench"})
     if (base.find(w) != std::string::npos) return true;

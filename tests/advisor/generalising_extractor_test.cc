@@ -70,6 +70,14 @@ TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
   auto t = FindShellLaunch("P=wmt; M=transformer; t2t-trainer --problem=$P --model=$M\n", {{}, {}, "", {"t2t-trainer"}});
   ASSERT_TRUE(t.has_value());
   EXPECT_NE(t->line.find("--problem=wmt --model=transformer"), std::string::npos) << t->line;
+  // Kaldi-style recipes: --stage 4 through parse_options.sh selects the stage-4 block.
+  auto k = FindShellLaunch(
+      "stage=0\nstop_stage=9\n. tools/parse_options.sh\n"
+      "if [ ${stage} -le 1 ] && [ ${stop_stage} -ge 1 ]; then\n  python local/make_lists.py\nfi\n"
+      "if [ ${stage} -le 4 ] && [ ${stop_stage} -ge 4 ]; then\n  torchrun --nproc_per_node 2 wenet/bin/train.py\nfi\n",
+      {{"--stage", "4", "--stop_stage", "4"}, {}});
+  ASSERT_TRUE(k.has_value());
+  EXPECT_NE(k->line.find("wenet/bin/train.py"), std::string::npos) << k->line;
   EXPECT_TRUE(LooksLikeSideStep("tools/download_data.py"));
   EXPECT_FALSE(LooksLikeSideStep("train_net.py"));
 }
