@@ -521,7 +521,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         (last == "load" || last == "builder") && !c.args.empty())
       if (auto v = st.Literal(c.args[0])) st.SetField("dataset", "tfds", *v, path, c.line, prec, 2);
     if (near_entry && !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) &&
-        c.callee.find("datasets.") == std::string::npos && LexiconWordIn("data", last).size() >= 4)
+        c.callee.find("datasets.") == std::string::npos && LexiconPrefix("data", last).size() >= 4)
       st.SetField("dataset", "<called dataset class>", last, path, c.line, prec, 1);  // WikiText2()
     if (near_entry && (last == "DEFINE_config_file" || last == "DEFINE_config_dict" || last == "add_argument") &&
         !c.args.empty()) {
@@ -1216,9 +1216,14 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
     *why = "'" + v + "' names no model or dataset";
     return std::nullopt;
   }
+  if (size_t comma = v.find(','); dataset && comma != std::string::npos && comma > 0 && v.find(' ') == std::string::npos) {
+    v = v.substr(0, comma);  // vqa_train,vqa_val,vg_qa: a list names its first member
+    l = Lower(v);
+  }
   if (size_t colon = v.find(':'); colon != std::string::npos && colon > 0 && v.find('/') > colon &&
       v.find("://") == std::string::npos) {
-    v = v.substr(0, colon);  // ImageNet22k:root=<PATH>, imagenet2012:5.*.*
+    // gym:Hopper-v2 names the environment after the colon; ImageNet22k:root=<PATH> the data before it.
+    v = LooksLikeEnvId(v.substr(colon + 1)) ? v.substr(colon + 1) : v.substr(0, colon);
     l = Lower(v);
   }
   bool placeholder = l.find(' ') != std::string::npos || l.find("path/to") != std::string::npos ||
@@ -1447,8 +1452,11 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if ((imported("lightning") || imported("pytorch_lightning") || imported("lightning_fabric")) &&
       called({"Trainer", "LightningCLI", "Fabric", "cli_lightning_logo", "fit"}))
     return "lightning";
-  if (imported("mmengine") || imported("mmcv") || imported("mmdet") || imported("mmseg") || imported("mmpretrain"))
-    if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || mm_config)
+  bool mm_task = imported("mmcv") || imported("mmdet") || imported("mmseg") || imported("mmpretrain") ||
+                 imported("mmaction") || imported("mmpose") || imported("mmrotate") || imported("mmdet3d") ||
+                 imported("mmagic") || imported("mmocr");
+  if (imported("mmengine") || mm_task)  // mmengine only for its Config is not its Runner
+    if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || (mm_config && mm_task))
       return "mmengine";
   if (imported("detectron2")) return "detectron2";
   if (called({"Accelerator"})) return "accelerate";

@@ -113,14 +113,21 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   };
   // Per word, only the longest lexicon word it begins with counts ("dino" is
   // not also "din").
+  // A short lexicon word (voc, gpt, sd) matches a whole word or one followed by
+  // a digit or '_' (voc2012, gpt2), never a longer word (vocab, sdpa).
+  auto begins = [](const std::string& w, const std::string& x) {
+    if (w.rfind(x, 0) != 0) return false;
+    if (x.size() >= 4 || w.size() == x.size()) return true;
+    return std::isdigit(static_cast<unsigned char>(w[x.size()])) || w[x.size()] == '_';
+  };
   auto by_prefix = [&](const std::string& kind, const std::vector<std::string>& words) {
     for (const auto& w : words) {
       size_t best = 0;
       for (const auto& x : Lexicon())
-        if (x.kind == kind && w.rfind(x.word, 0) == 0) best = std::max(best, x.word.size());
+        if (x.kind == kind && begins(w, x.word)) best = std::max(best, x.word.size());
       if (best == 0) continue;
       for (const auto& x : Lexicon())
-        if (x.kind == kind && x.word.size() == best && w.rfind(x.word, 0) == 0) add(x, w);
+        if (x.kind == kind && x.word.size() == best && begins(w, x.word)) add(x, w);
     }
   };
   by_prefix("name", Words(e.model_name));
