@@ -12,6 +12,7 @@
 #include "advisor/launch_command.h"
 #include "advisor/model_type.h"
 #include "advisor/real_corpus.h"
+#include "advisor/run_values.h"
 #include "advisor/shell_script.h"
 
 namespace schedmate {
@@ -112,6 +113,32 @@ TEST(ModelType, EvidenceIsWeighed) {
   options.paths = {"options/train/train_x.yml"};
   EXPECT_EQ(GuessModelType(options).type, "");
   EXPECT_EQ(LexiconWordIn("data", "[your imagenet-folder with train and val folders]"), "imagenet");
+}
+
+TEST(RunValues, NamesNumbersDevicesAndPrecision) {
+  std::string why;
+  EXPECT_EQ(NameOf("/path/to/imagenet/train", true, &why), "imagenet");
+  EXPECT_EQ(NameOf("[your imagenet-folder with train and val folders]", true, &why), "imagenet");
+  EXPECT_FALSE(NameOf("/path/to/data", true, &why).has_value());
+  EXPECT_EQ(NameOf("ldm.models.diffusion.ddpm.LatentDiffusion", false, &why), "LatentDiffusion");
+  EXPECT_EQ(NameOf("meta-llama/Llama-2-7b-hf", false, &why), "meta-llama/Llama-2-7b-hf");
+  EXPECT_EQ(NameOf("ImageNet22k:root=<PATH>", true, &why), "imagenet22k");
+  EXPECT_EQ(NameOf("gym:Hopper-v2", true, &why), "Hopper-v2");
+  EXPECT_EQ(NameOf("vqa_train,vqa_val", true, &why), "vqa");
+  EXPECT_EQ(NameOf("swift/self-cognition#1000", true, &why), "swift/self-cognition");
+  EXPECT_FALSE(NameOf("DDP", false, &why).has_value());
+  EXPECT_EQ(NameStrength("SRModel"), -2);
+  EXPECT_EQ(ToCount("30e3"), 30000);
+  EXPECT_FALSE(ToCount("1.5").has_value());
+  EXPECT_EQ(DeviceCount("0,"), 1);
+  EXPECT_EQ(DeviceCount("[0, 1, 2]"), 3);
+  EXPECT_EQ(DeviceCount("cpu"), 0);
+  EXPECT_EQ(PrecisionOf("bf16-mixed"), "bf16");
+  EXPECT_EQ(PrecisionOf("16"), "fp16");
+  EXPECT_EQ(PrecisionOf("no"), "fp32");
+  EXPECT_TRUE(IsUnset("???"));
+  EXPECT_TRUE(LooksLikeEnvId("PongNoFrameskip-v4"));
+  EXPECT_FALSE(LooksLikeEnvId("resnet-50"));
 }
 
 TEST(RealCorpus, ScoringAndManifestErrors) {
