@@ -205,7 +205,7 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
   // Wrappers that run a command: env, nohup, time, srun/mpirun with their options.
   while (i < words.size()) {
     std::string_view w = words[i];
-    if (w == "env" || w == "nohup" || w == "time" || w == "exec" || w == "stdbuf") {
+    if (w == "env" || w == "nohup" || w == "time" || w == "exec" || w == "stdbuf" || w == "eval") {
       ++i;
       while (i < words.size() && (IsEnvAssignment(words[i]) || words[i][0] == '-')) ++i;
       continue;
@@ -258,7 +258,8 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       if (eq != std::string::npos) {
         ReadOption(&s, opt.substr(0, eq), opt.substr(eq + 1));
       } else if ((TakesValue(launcher, opt) || (launcher == "torchrun" && !TorchrunFlag(opt)) ||
-                  (launcher == "accelerate" && !AccelerateFlag(opt))) && j + 1 < words.size()) {
+                  (launcher == "accelerate" && !AccelerateFlag(opt))) && j + 1 < words.size() &&
+                 words[j + 1].rfind("--", 0) != 0) {  // `--master_port --num_nodes 32`: the value expanded to nothing
         if (opt == "--script") script_option = words[j + 1];
         ReadOption(&s, opt, words[j + 1]);
         ++j;

@@ -777,6 +777,7 @@ std::string FindFile(const State& st, std::string name) {
 // Through shell wrappers (their variables, positional arguments and #SBATCH
 // lines) to the Python launch.
 Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console) {
+  std::map<std::string, std::string> inherited;  // a wrapper's variables reach the scripts it runs (path.sh exports)
   for (int depth = 0; depth < 4 && l->spec.entry_kind == LaunchSpec::Entry::kShell; ++depth) {
     std::string path = FindFile(st, l->spec.entry);
     if (path.empty()) return InvalidArgument(l->spec.entry + ": wrapper script not in the repository");
@@ -789,8 +790,19 @@ Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console
     ctx.positional = l->spec.args;
     ctx.script_path = path;
     ctx.console_scripts = console;
+    ctx.read_file = [&st, &path](const std::string& name) -> std::optional<std::string> {
+      for (const std::string& base : {st.cwd, DirOf(path), std::string()}) {
+        std::string p = JoinPath(base, name);
+        if (!p.empty() && st.files.count(p)) return st.Read(p);
+      }
+      return std::nullopt;
+    };
+    ctx.env = inherited;
     for (const auto& [k, v] : l->spec.env) ctx.env[k] = v;
     auto found = FindShellLaunch(*script, ctx);
+    if (found)
+      for (const auto& [k, v] : found->vars)
+        if (k.size() > 1 || !std::isdigit(static_cast<unsigned char>(k[0]))) inherited[k] = v;
     if (!found) return InvalidArgument(path + ": launches no Python");
     if (found->gpus_per_node) l->sbatch_gpus_per_node = found->gpus_per_node;
     if (found->nodes) l->sbatch_nodes = found->nodes;

@@ -336,6 +336,7 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
   std::map<std::string, std::string> vars = ctx.env;
   if (!ctx.script_path.empty()) vars["0"] = ctx.script_path;
   auto lines = SplitStatements(LogicalLines(script));
+  int sourced = 0;
   for (size_t idx = 0; idx < lines.size(); ++idx) {
     const auto& [raw, no] = lines[idx];
     std::string line = ReplaceDirname(Trim(raw), ctx.script_path);
@@ -377,6 +378,18 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       continue;
     }
     if (line.empty() || line[0] == '#') continue;
+    // `source path.sh` / `. $1`: the sourced file's lines run here (its variables are ours).
+    if ((line.rfind("source ", 0) == 0 || line.rfind(". ", 0) == 0) && line.find("parse_options.sh") == std::string::npos &&
+        ctx.read_file && sourced < 8) {
+      auto words = ShellSplit(ExpandShellVars(line, vars, ctx.positional));
+      if (words.ok() && words->size() >= 2)
+        if (auto text = ctx.read_file((*words)[1])) {
+          ++sourced;
+          auto more = SplitStatements(LogicalLines(*text));
+          if (more.size() < 5000) lines.insert(lines.begin() + static_cast<long>(idx) + 1, more.begin(), more.end());
+        }
+      continue;
+    }
     // Kaldi/ESPnet recipes: `. utils/parse_options.sh` turns the caller's --stage 4 into stage=4.
     if (line.find("parse_options.sh") != std::string::npos && (line[0] == '.' || line.rfind("source", 0) == 0)) {
       for (size_t k = 0; k + 1 < ctx.positional.size(); ++k)

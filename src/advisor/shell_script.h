@@ -8,6 +8,7 @@
 #ifndef SCHEDMATE_ADVISOR_SHELL_SCRIPT_H_
 #define SCHEDMATE_ADVISOR_SHELL_SCRIPT_H_
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct ShellContext {
   std::map<std::string, std::string> env;    // VAR=x prefixes of the caller
   std::string script_path;                   // $0; `$(dirname "$0")` is its directory
   std::vector<std::string> console_scripts;  // the repository's entry points (launches too)
+  // Reads a file a script sources (`source path.sh`, `. $1`), relative to the
+  // repository; unset: sourced files are skipped.
+  std::function<std::optional<std::string>(const std::string&)> read_file;
 };
 
 struct ShellLaunch {

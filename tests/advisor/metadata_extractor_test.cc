@@ -184,5 +184,26 @@ TEST(MetadataExtractor, RegistryEntriesConfigClassesAndExternalClis) {
   EXPECT_EQ(em.batch_size, 16);
 }
 
+TEST(MetadataExtractor, SourcedConfigsEvalAndExportedVariables) {
+  // A launcher script sources the config script it is given and evals a command string.
+  Repo r("sourced");
+  r.File("scripts/pretrain.sh", "#!/bin/bash\nNUM_GPUS=8\nPORT=$(shuf -n 1 -i 10000-65535)\nsource $1\n"
+                                "run_cmd=\"deepspeed --master_port ${PORT} --num_gpus ${NUM_GPUS} pretrain.py ${opts}\"\n"
+                                "eval ${run_cmd}\n")
+      .File("config/large.sh", "opts=\"--batch-size 16 --train-iters 1000 --lr 0.0001\"\n")
+      .File("pretrain.py", "import deepspeed\n")
+      .File("run.sh", "source path.sh\n./local/train.sh\n")
+      .File("path.sh", "export BIN_DIR=tools/bin\n")
+      .File("local/train.sh", "python3 ${BIN_DIR}/train.py --epochs 3\n")
+      .File("tools/bin/train.py", "import torch\n");
+  WorkloadMetadata md = r.Extract("bash scripts/pretrain.sh config/large.sh");
+  EXPECT_EQ(md.hardware.num_gpus, 8);
+  EXPECT_EQ(md.batch_size, 16);
+  EXPECT_EQ(md.training_iterations, 1000);
+  EXPECT_DOUBLE_EQ(*md.learning_rate, 1e-4);
+  WorkloadMetadata nested = r.Extract("bash run.sh");
+  EXPECT_EQ(nested.training_iterations, 3);  // BIN_DIR from path.sh reached the nested script
+}
+
 }  // namespace
 }  // namespace schedmate
