@@ -728,7 +728,6 @@ void LibraryDefaults(State& st) {
 struct Launch {
   LaunchSpec spec;
   std::optional<int> sbatch_gpus_per_node, sbatch_nodes, sbatch_total_gpus;
-  std::string entry_function;
 };
 
 std::map<std::string, EntryPoint> RepoConsoleScripts(State& st) {
@@ -830,7 +829,6 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     if (it == console.end()) return InvalidArgument(spec.entry + ": not an entry point of the repository");
     if (!it->second.file.empty()) return it->second.file;  // a script installed as a command
     module = it->second.module;
-    l->entry_function = it->second.function;
     st.entry_functions.insert(it->second.function);
   }
   if (!module.empty()) {
@@ -891,21 +889,26 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
     });
     bool ident = v.size() >= 4 && v.size() <= 80 && (std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_') &&
                  std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    if (registry_key && ident) names.push_back(v);
+    // --config=qmix that names a config file was read as one; only other names are registry entries.
+    if (registry_key && ident && !ResolvePath(st, v, st.cwd, true)) names.push_back(v);
   }
-  if (names.empty()) return;
   int scanned = 0;
-  for (const auto& f : st.files) {
-    if (!EndsWith(f, ".py") || f.find("test") != std::string::npos || ++scanned > 600) continue;
-    auto r = FileReadTool(st.snap, f, st.opt.max_file_bytes);  // a text search, not counted as reading a source
+  for (auto f = st.files.begin(); f != st.files.end() && !names.empty() && scanned < 600; ++f) {
+    if (!EndsWith(*f, ".py") || f->find("test") != std::string::npos) continue;
+    ++scanned;
+    auto r = FileReadTool(st.snap, *f, st.opt.max_file_bytes);  // a text search, not counted as reading a source
     if (!r.ok()) continue;
-    for (const auto& name : names) {
-      if (r->text.find("def " + name + "(") == std::string::npos) continue;
+    for (auto name = names.begin(); name != names.end();) {
+      if (r->text.find("def " + *name + "(") == std::string::npos) {
+        ++name;
+        continue;
+      }
       PythonFacts py = ParsePython(r->text);
       for (const auto& a : py.assigns)
-        if (a.scope == name)
-          if (auto v = st.Literal(a.value)) st.Set(a.target, *v, f, a.line, kConfig);
-      st.read.push_back(f);
+        if (a.scope == *name)
+          if (auto v = st.Literal(a.value)) st.Set(a.target, *v, *f, a.line, kConfig);
+      st.read.push_back(*f);
+      name = names.erase(name);  // found: the first definition is the one
     }
   }
 }
@@ -1102,24 +1105,34 @@ std::string Resolve(const State& st, std::string v, int depth = 0) {
 }
 
 
-// The winning value of a field: a non-library key first, then the most
-// specific key, then the highest precedence, then the latest read.
-const Candidate* Best(State& st, const std::string& field, bool numeric) {
+// The winning value of a field: a non-library value first, then the highest
+// precedence (command > config > entry > imported code), then the most
+// specific key, then the latest read. For names, *rejected (when given) says
+// why the highest-precedence value that names nothing was set aside.
+const Candidate* Best(State& st, const std::string& field, bool numeric, std::string* rejected = nullptr) {
   auto it = st.fields.find(field);
   if (it == st.fields.end()) return nullptr;
   const Candidate* best = nullptr;
   auto rank = [](const Candidate& c) {
     return std::make_tuple(c.precedence > kLibrary, c.precedence, c.specificity, c.order);
   };
-  std::string why;
+  bool names = field == "model_name" || field == "dataset";
+  std::map<std::string, bool> named;  // key → its value names something
   // A name the command or a config sets to a placeholder hides the code's defaults.
-  int blocked_below = -1;
-  if (field == "model_name" || field == "dataset")
-    for (auto& [k, c] : it->second)
-      if (c.precedence >= kConfig && c.specificity >= 1 && !NameOf(Resolve(st, c.value), field == "dataset", &why))
-        blocked_below = std::max(blocked_below, c.precedence);
+  int blocked_below = -1, rejected_at = -1;
   for (auto& [k, c] : it->second) {
     c.value = Resolve(st, c.value);
+    if (!names) continue;
+    std::string why;
+    named[k] = NameOf(c.value, field == "dataset", &why).has_value();
+    if (named[k] || IsUnset(c.value)) continue;
+    if (c.precedence >= kConfig && c.specificity >= 1) blocked_below = std::max(blocked_below, c.precedence);
+    if (rejected && c.precedence > rejected_at) {
+      rejected_at = c.precedence;
+      *rejected = why;
+    }
+  }
+  for (auto& [k, c] : it->second) {
     if (IsUnset(c.value) || c.precedence < blocked_below) continue;
     if (numeric && !ToNumber(c.value)) continue;
     if ((field == "steps" || field == "epochs" || field == "learning_rate" || field == "batch_size") &&
@@ -1130,8 +1143,8 @@ const Candidate* Best(State& st, const std::string& field, bool numeric) {
     if ((field == "fp16" || field == "bf16" || field == "amp" || field == "fp8" || field == "fp32" || field == "precision") &&
         c.precedence < kEntryDefault && c.precedence != kLibrary)
       continue;  // a precision setting in library code is not the run's
-    if (field == "model_name" || field == "dataset") {
-      if (!NameOf(c.value, field == "dataset", &why)) continue;
+    if (names) {
+      if (!named[k]) continue;
       if (field == "model_name" && c.precedence >= 0) {
         c.specificity = std::min(c.specificity, 3 + NameStrength(c.value));
         // A hub id (org/name) is the surest model name a run can give.
@@ -1260,31 +1273,26 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   auto note = [&](const char* field, const Candidate& c) { md.sources.push_back({field, c.file, c.line}); };
   auto unresolved = [&](const char* field, std::string why) { md.unresolved.emplace_back(field, std::move(why)); };
 
-  if (const Candidate* c = Best(st, "model_name", false)) {
-    std::string why;
-    if (auto n = NameOf(c->value, false, &why)) {
-      md.model_name = WithVariant(st, *c, *n);
-      note("model_name", *c);
-    } else {
-      unresolved("model_name", why);
+  // A model or dataset name, or why there is none (a placeholder, or nothing read).
+  auto name = [&](const char* field, const char* nothing) -> std::optional<std::string> {
+    std::string rejected;
+    if (const Candidate* c = Best(st, field, false, &rejected)) {
+      std::string why;
+      if (auto n = NameOf(c->value, std::string(field) == "dataset", &why)) {
+        note(field, *c);
+        return std::string(field) == "model_name" ? WithVariant(st, *c, *n) : *n;
+      }
     }
-  } else {
-    unresolved("model_name", "no model name in the command, configs or code read");
-  }
+    unresolved(field, rejected.empty() ? nothing : rejected);
+    return std::nullopt;
+  };
+  md.model_name = name("model_name", "no model name in the command, configs or code read");
   const Candidate* mock = Best(st, "mock_data", false);
   if (mock && IsTrue(mock->value) && mock->precedence >= kConfig) {
     md.dataset = "mock";
     note("dataset", *mock);
-  } else if (const Candidate* c = Best(st, "dataset", false)) {
-    std::string why;
-    if (auto n = NameOf(c->value, true, &why)) {
-      md.dataset = *n;
-      note("dataset", *c);
-    } else {
-      unresolved("dataset", why);
-    }
   } else {
-    unresolved("dataset", "no dataset in the command, configs or code read");
+    md.dataset = name("dataset", "no dataset in the command, configs or code read");
   }
   const Candidate* steps = Best(st, "steps", true);
   const Candidate* epochs = Best(st, "epochs", true);
@@ -1393,6 +1401,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   if (const Candidate* c = Best(st, "num_nodes", true))
     if (auto n = ToCount(c->value); n && *n > 0 && !spec.nnodes) nodes = static_cast<int>(*n);
   md.hardware.num_nodes = nodes;
+  std::string fw = Framework(st, entry, spec.launcher);
   bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
   const Candidate* dev_setting = Best(st, "devices", false);
   if (dev_setting && launcher_default_all && dev_setting->precedence < kConfig) dev_setting = nullptr;
@@ -1436,21 +1445,19 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.hardware.num_gpus = *DeviceCount(d->value) * nodes;
     note("hardware.num_gpus", *d);
   } else if (spec.launcher == "python" || spec.launcher == "console" || spec.launcher == "torchrun") {
-    std::string fw_now = Framework(st, entry, spec.launcher);
     if (st.data_parallel && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "DataParallel over every visible GPU");
     else if (st.spawns_per_gpu && spec.launcher != "torchrun") unresolved("hardware.num_gpus", "one process per visible GPU");
-    else if (fw_now == "transformers" && spec.launcher == "python")
+    else if (fw == "transformers" && spec.launcher == "python")
       unresolved("hardware.num_gpus", "the HF Trainer in one process uses every visible GPU (DataParallel)");
-    else if (fw_now == "jax" && st.multi_device && spec.launcher != "torchrun")
+    else if (fw == "jax" && st.multi_device && spec.launcher != "torchrun")
       unresolved("hardware.num_gpus", "jax pmap/pjit over every visible device");
-    else if (fw_now == "tensorflow" && st.multi_device && spec.launcher != "torchrun")
+    else if (fw == "tensorflow" && st.multi_device && spec.launcher != "torchrun")
       unresolved("hardware.num_gpus", "a TensorFlow distribution strategy over every visible device");
     else md.hardware.num_gpus = nodes;
   } else {
     unresolved("hardware.num_gpus", spec.launcher + " without a process count uses every visible GPU");
   }
   md.launcher = spec.launcher;
-  std::string fw = Framework(st, entry, spec.launcher);
   if (!fw.empty()) md.framework = fw;
 
   ModelTypeEvidence ev;
@@ -1464,12 +1471,13 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   ev.paths.push_back(entry);
   for (const auto& w : st.wrappers) ev.paths.push_back(w);
   // Every model name the run's configs and command give (arch: blip2_opt beside a hub LLM id).
-  if (auto it = st.fields.find("model_name"); it != st.fields.end())
-    for (const auto& [k, c] : it->second)
-      if (c.precedence >= kConfig && c.specificity >= 2 && c.value.size() < 120 && c.value != ev.model_name)
-        ev.other_names.push_back(c.value);
-      else if (c.precedence >= kConfig && c.specificity >= 1 && c.value.size() < 120)
-        ev.paths.push_back(c.value);
+  if (auto it = st.fields.find("model_name"); it != st.fields.end()) {
+    for (const auto& [k, c] : it->second) {
+      if (c.precedence < kConfig || c.specificity < 1 || c.value.size() >= 120) continue;
+      if (c.specificity >= 2 && c.value != ev.model_name) ev.other_names.push_back(c.value);
+      else ev.paths.push_back(c.value);
+    }
+  }
   // The run's own option names are evidence too (--vision_tower, --mm_projector_type).
   for (const auto& [k, v] : spec.overrides) ev.paths.push_back(k);
   for (const auto& t : st.config_classes) ev.callees.push_back(t);

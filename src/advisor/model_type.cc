@@ -203,15 +203,11 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   half_by_prefix(called_words);
   half_by_prefix(path_words);
   for (const auto& [type, w] : half) score[type] += w;
-  for (const auto& [type, s] : score) {
+  for (const auto& [type, s] : score)
     if (s > g.score) {
-      g.runner_up = g.score;
       g.score = s;
       g.type = type;
-    } else if (s > g.runner_up) {
-      g.runner_up = s;
     }
-  }
   if (g.score <= 0) g.type.clear();
   if (g.type == "llm-pretrain" && (score["llm-sft"] > 0 || sft_marker > 0)) g.type = "llm-sft";
   return g;

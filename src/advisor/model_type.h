@@ -25,7 +25,7 @@ struct ModelTypeEvidence {
 
 struct ModelTypeGuess {
   std::string type;  // "" when unknown
-  double score = 0, runner_up = 0;
+  double score = 0;
   std::vector<std::string> why;  // "name:llama", "call:get_peft_model", …
 };
 

@@ -205,5 +205,18 @@ TEST(MetadataExtractor, SourcedConfigsEvalAndExportedVariables) {
   EXPECT_EQ(nested.training_iterations, 3);  // BIN_DIR from path.sh reached the nested script
 }
 
+TEST(MetadataExtractor, PlaceholderNamesStayNullWithTheirReason) {
+  // The command's placeholder hides the code's default, and the reason says so.
+  Repo r("placeholder");
+  r.File("train.py", "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--data_path', default='data/cifar10')\n");
+  WorkloadMetadata md = r.Extract("python train.py --data_path /path/to/data");
+  EXPECT_FALSE(md.dataset.has_value());
+  std::string why;
+  for (const auto& [field, reason] : md.unresolved)
+    if (field == "dataset") why = reason;
+  EXPECT_NE(why.find("placeholder"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace schedmate
