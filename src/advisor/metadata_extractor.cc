@@ -1209,8 +1209,7 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
     return "ultralytics";
   if (launcher == "composer" || (imported("composer") && called({"Trainer"}))) return "other";
   // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
-  for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games",
-                          "pymarl", "super_gradients"})
+  for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games"})
     if (imported(lib) && !LocalModule(st, lib, entry)) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";
