@@ -86,6 +86,10 @@ struct State {
   bool multi_device = false;
   std::vector<std::string> config_classes;  // values of target/_target_/class_path/type in the run's configs  // pmap/pjit/Mesh, a TF distribution strategy: every visible device
   std::string autocast_dtype;  // "bf16"/"fp16" from a literal autocast dtype near the entry
+  // Mixed precision in the code near the entry: always on (torch.autocast(),
+  // GradScaler(), model.half()), or switched by a setting (enabled=cfg.AMP).
+  bool mixed_always = false;
+  std::set<std::string> mixed_switches;  // keys of the settings that switch it
   std::map<std::string, std::vector<std::string>> bases;  // class → its bases, over every file read
   struct DefaultConfig {
     std::string flag, path, from;
@@ -162,6 +166,7 @@ struct State {
         SetField("model_name", key, w[0] + value, file, line, prec, 2);
       return;
     }
+    if (kf.field == "precision" && (Lower(value) == "true" || Lower(value) == "false")) kf.field = "amp";  // mixed_precision: true
     SetField(kf.field, key, value, file, line, prec, kf.specificity);
   }
 
@@ -446,6 +451,52 @@ void ReadConfigFile(State& st, const std::string& path, int prec, const std::str
 
 // ---- Python sources --------------------------------------------------------
 
+// A call that turns on mixed precision near the entry. autocast(enabled=False)
+// and autocast(dtype=float32) turn it off; enabled=<setting> and an object's
+// own autocast() (an Accelerator's, a solver's) leave it to a setting.
+void NoteMixedPrecision(State& st, const PyCall& c, const std::string& last) {
+  bool scaler = last == "GradScaler" || last == "ShardedGradScaler";
+  if (last != "autocast" && !scaler && last != "half") return;
+  std::string owner = c.callee.size() > last.size() ? LastSegment(c.callee.substr(0, c.callee.size() - last.size() - 1)) : "";
+  if (last == "half") {
+    if (owner == "model" || owner == "net" || owner == "network") st.mixed_always = true;  // model.half()
+    return;
+  }
+  if (const PyValue* d = c.Kwarg("dtype"); d && d->text.find("float32") != std::string::npos) return;
+  bool module = owner.empty() || owner == "torch" || owner == "amp" || owner == "cuda" || owner == "cpu" ||
+                owner == "npu" || owner == "xpu" || owner == "sharded_grad_scaler";
+  const PyValue* on = c.Kwarg("enabled");
+  if (on && on->kind == PyValue::Kind::kOther && module &&
+      (on->text.find("device") != std::string::npos || on->text.find("cuda") != std::string::npos)) {
+    st.mixed_always = true;  // enabled=device.type != 'cpu': on wherever there is a GPU
+    return;
+  }
+  if (on && on->kind == PyValue::Kind::kBool) {
+    if (IsTrue(on->text) && module) st.mixed_always = true;
+    return;
+  }
+  if (on && on->kind == PyValue::Kind::kName) {
+    std::string key = NormalKey(on->text);
+    if (!key.empty() && st.mixed_switches.size() < 16) st.mixed_switches.insert(key);
+    return;
+  }
+  if (!on && module) st.mixed_always = true;
+}
+
+// The value of the setting that switches mixed precision: its own key, else
+// the one key whose last part matches (cfg.TRAIN.MIXED_PRECISION ← TRAIN.MIXED_PRECISION).
+const Candidate* SwitchValue(const State& st, const std::string& key) {
+  if (auto it = st.values.find(key); it != st.values.end()) return &it->second;
+  const Candidate* found = nullptr;
+  std::string last = LastSegment(key);
+  for (const auto& [k, c] : st.values)
+    if (k == last || EndsWith(k, "." + last)) {
+      if (found) return nullptr;  // ambiguous
+      found = &c;
+    }
+  return found;
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
@@ -573,6 +624,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if (near_entry && (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" || last == "MirroredStrategy" ||
         last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" || last == "make_mesh" || last == "create_device_mesh"))
       st.multi_device = true;
+    if (near_entry) NoteMixedPrecision(st, c, last);
     if (last == "autocast")
       if (const PyValue* d = c.Kwarg("dtype")) {
         if (d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
@@ -1381,13 +1433,25 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   }
   if (!precision) {
     bool autocast = false, bf = false;
-    for (const auto& c : st.entry_callees) {
-      std::string last = LastSegment(c);
-      autocast = autocast || last == "autocast" || last == "GradScaler" || last == "half";  // model.half()
-    }
+    std::string switch_key;
+    autocast = st.mixed_always;
+    if (!autocast)
+      for (const auto& k : st.mixed_switches) {
+        const Candidate* v = SwitchValue(st, k);
+        if (!v || !(IsTrue(v->value) || IsFalse(v->value))) {
+          switch_key = k;
+          continue;
+        }
+        autocast = autocast || IsTrue(v->value);
+        switch_key.clear();
+        if (autocast) break;
+      }
     for (const auto& c : st.callees) bf = bf || c.find("bfloat16") != std::string::npos;
     bf = bf || st.autocast_bf16;
-    precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
+    if (!autocast && !switch_key.empty())
+      unresolved("precision", "mixed precision is switched by '" + switch_key + "', whose value was not found");
+    else
+      precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
   }
   if (precision && (*precision == "bf16" || *precision == "fp16") && !st.autocast_dtype.empty() &&
       !Best(st, "precision", false))

@@ -4,6 +4,7 @@
 // imported dataclass.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -216,6 +217,41 @@ TEST(MetadataExtractor, PlaceholderNamesStayNullWithTheirReason) {
   for (const auto& [field, reason] : md.unresolved)
     if (field == "dataset") why = reason;
   EXPECT_NE(why.find("placeholder"), std::string::npos) << why;
+}
+
+// Mixed precision switched by a setting is as on as the setting; an
+// autocast(enabled=False) turns nothing on; a device check is on with a GPU.
+TEST(MetadataExtractor, MixedPrecisionFollowsItsSwitch) {
+  Repo r("amp");
+  r.File("config.py", "from yacs.config import CfgNode\n_C = CfgNode()\n_C.TRAIN = CfgNode()\n_C.TRAIN.MIXED_PRECISION = False\n");
+  r.File("train.py", R"(import torch
+from torch.cuda import amp
+from config import _C as cfg
+
+def loss_fn(x):
+    with amp.autocast(enabled=False):
+        return x.float()
+
+def train(model, x):
+    scaler = amp.GradScaler(enabled=cfg.TRAIN.MIXED_PRECISION)
+    with amp.autocast(enabled=cfg.TRAIN.MIXED_PRECISION):
+        y = model(x)
+
+if __name__ == "__main__":
+    train(None, None)
+)");
+  EXPECT_EQ(r.Extract("python train.py").precision, "fp32");
+  EXPECT_EQ(r.Extract("python train.py TRAIN.MIXED_PRECISION True").precision, "fp16");
+  Repo d("ampdev");
+  d.File("train.py", "import torch\nfrom torch.cuda import amp\n\ndef step(model, x, device):\n"
+                     "    with amp.autocast(enabled=device.type != 'cpu'):\n        return model(x)\n");
+  EXPECT_EQ(d.Extract("python train.py").precision, "fp16");
+  Repo u("ampunknown");
+  u.File("train.py", "import torch\n\ndef step(model, x, opts):\n    with torch.autocast('cuda', enabled=opts.use_amp_flag):\n"
+                     "        return model(x)\n");
+  WorkloadMetadata md = u.Extract("python train.py");
+  EXPECT_FALSE(md.precision.has_value());
+  EXPECT_TRUE(std::any_of(md.unresolved.begin(), md.unresolved.end(), [](const auto& u) { return u.first == "precision"; }));
 }
 
 }  // namespace
