@@ -115,13 +115,21 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
     if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) v = last;
   }
   l = Lower(v);
+  bool file = false;  // a file's path is never a hub id (filelists/ljs_train.txt.cleaned)
   for (const char* ext : {".yaml", ".yml", ".json", ".jsonl", ".txt", ".py", ".tar", ".zip", ".csv", ".parquet",
-                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow", ".gin"})
+                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow", ".gin"}) {
+    if (size_t at = l.find(std::string(ext) + "."); at != std::string::npos && at > l.rfind('/') + 1) {
+      v = v.substr(0, at);
+      l = Lower(v);
+      file = true;
+    }
     if (EndsWith(l, ext)) {
       v = v.substr(0, v.size() - std::string(ext).size());
       l = Lower(v);
+      file = true;
       break;
     }
+  }
   std::vector<std::string> segs;
   size_t s = 0;
   while (s <= v.size()) {
@@ -138,7 +146,7 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
                                                  "home", "mnt", "tmp", "workspace", "content", "local", "scratch"};
   // A path keeps the last segment that names something; a hub id (org/name) is kept whole.
   bool path = v.find('/') != std::string::npos && segs.size() > 1;
-  bool hub_id = !path || (segs.size() == 2 && v[0] != '/' && v[0] != '.' && v.find("//") == std::string::npos);
+  bool hub_id = !path || (segs.size() == 2 && v[0] != '/' && v[0] != '.' && v.find("//") == std::string::npos && !file);
   if (hub_id && segs.size() == 2 && !kGeneric.count(Lower(segs[0])) && !kGeneric.count(Lower(segs[1]))) return v;
   // Segments that only say which split or list (train_list, videos_train, wavs) name nothing.
   auto generic_segment = [&](const std::string& seg) {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -113,6 +115,14 @@ TEST(ModelType, EvidenceIsWeighed) {
   options.paths = {"options/train/train_x.yml"};
   EXPECT_EQ(GuessModelType(options).type, "");
   EXPECT_EQ(LexiconWordIn("data", "[your imagenet-folder with train and val folders]"), "imagenet");
+  // One row per kind and word: a second row would silently never count.
+  std::set<std::string> seen;
+  std::istringstream rows{std::string(DefaultModelTypeLexicon())};
+  for (std::string row; std::getline(rows, row);) {
+    if (row.empty() || row[0] == '#') continue;
+    std::string key = row.substr(0, row.find('\t', row.find('\t') + 1));
+    EXPECT_TRUE(seen.insert(key).second) << "duplicate lexicon row: " << row;
+  }
 }
 
 TEST(RunValues, NamesNumbersDevicesAndPrecision) {
