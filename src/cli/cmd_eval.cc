@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -89,12 +90,48 @@ std::string Show(const std::optional<double>& v) {
 std::string Show(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "null"; }
 
 void PrintFailure(const CaseOutcome& o, const ProgressTruth& t) {
-  std::printf("  FAIL %-6s %-40.40s", o.id.c_str(), o.framework.c_str());
+  std::printf("  FAIL %-6s %s%-40.40s", o.id.c_str(), o.split.empty() ? "" : ("[" + o.split + "] ").c_str(),
+              o.framework.c_str());
   if (!o.step_ok) std::printf(" step %s (truth %s)", Show(o.got.step).c_str(), Show(t.step).c_str());
   if (!o.time_ok)
     std::printf(" step_time %s (truth %s)", Show(o.got.step_time_s).c_str(), Show(t.step_time_s).c_str());
   if (!o.loss_ok) std::printf(" loss %s (truth %s)", Show(o.got.loss).c_str(), Show(t.loss).c_str());
+  if (!o.total_ok)
+    std::printf(" total %s (truth %s)", Show(o.got.total_steps).c_str(), Show(t.total_steps).c_str());
   std::printf("\n");
+  if (!o.source.empty()) std::printf("       %s\n", o.source.c_str());
+}
+
+// The outcomes of one part of the dataset: a split ("dev"/"val") or the
+// synthetic sets' clean/noisy halves.
+std::vector<CaseOutcome> Part(const std::vector<CaseOutcome>& all, const std::function<bool(const CaseOutcome&)>& in) {
+  std::vector<CaseOutcome> part;
+  for (const auto& o : all)
+    if (in(o)) part.push_back(o);
+  return part;
+}
+
+Json SummaryJson(const TrackerEvalSummary& s) {
+  auto rate = [&](int k) { return s.cases ? double(k) / s.cases : 0.0; };
+  return {{"cases", s.cases}, {"success_rate", rate(s.successes)}, {"rmsre_step_time", s.rmsre_step_time},
+          {"field_accuracy", {{"step", rate(s.step_ok)}, {"total_steps", rate(s.total_ok)},
+                              {"step_time_s", rate(s.time_ok)}, {"throughput", rate(s.throughput_ok)},
+                              {"throughput_unit", rate(s.unit_ok)}, {"loss", rate(s.loss_ok)}}}};
+}
+
+void PrintSplitTable(const std::vector<CaseOutcome>& outcomes) {
+  bool any = false;
+  for (const char* split : {"dev", "val"}) {
+    auto part = Part(outcomes, [&](const CaseOutcome& o) { return o.split == split; });
+    if (part.empty()) continue;
+    if (!any) std::printf("\nby split            cases  success  RMSRE   step  total  time  thru  unit  loss\n");
+    any = true;
+    TrackerEvalSummary p = Summarize(part);
+    auto pct = [&](int k) { return 100.0 * k / p.cases; };
+    std::printf("  %-16s %6d  %6.1f%%  %5.3f  %5.1f  %5.1f  %4.1f  %4.1f  %4.1f  %4.1f\n",
+                split, p.cases, pct(p.successes), p.rmsre_step_time, pct(p.step_ok), pct(p.total_ok), pct(p.time_ok),
+                pct(p.throughput_ok), pct(p.unit_ok), pct(p.loss_ok));
+  }
 }
 
 void EvalTracker(const EvalTrackerArgs& a) {
@@ -136,9 +173,13 @@ void EvalTracker(const EvalTrackerArgs& a) {
   if (a.json) {
     Json cases_json = Json::array();
     for (const auto& o : outcomes)
-      cases_json.push_back({{"id", o.id}, {"success", o.success}, {"latency_ms", o.latency_ms},
-                            {"report", ToJson(o.got)}});
+      cases_json.push_back({{"id", o.id}, {"split", o.split}, {"source", o.source}, {"success", o.success},
+                            {"latency_ms", o.latency_ms}, {"report", ToJson(o.got)}});
     Json subsets = Json::object();
+    for (const char* split : {"dev", "val"}) {
+      auto part = Part(outcomes, [&](const CaseOutcome& o) { return o.split == split; });
+      if (!part.empty()) subsets[split] = SummaryJson(Summarize(part));
+    }
     for (bool noisy : {false, true}) {
       std::vector<CaseOutcome> part;
       for (const auto& o : outcomes)
@@ -189,6 +230,7 @@ void EvalTracker(const EvalTrackerArgs& a) {
     std::printf("  %-16s %6.1f %% success (%d/%d), step-time RMSRE %.3f\n", noisy ? "noisy logs" : "clean logs",
                 100.0 * p.successes / p.cases, p.successes, p.cases, p.rmsre_step_time);
   }
+  PrintSplitTable(outcomes);
   std::printf("cascade            embedded confidence below %.2f on %d/%d logs (the LLM calls a cascade makes)\n",
               choice.cascade_threshold, unsure, s.cases);
   std::printf("stage-1 filter     %lld -> %lld lines, %lld -> %lld bytes (of the lines scanned)\n",

@@ -25,16 +25,19 @@ struct ProgressTruth {
 
 struct TrackerCase {
   std::string id, framework, log;
+  std::string source;  // where the log was published (url, else source), "" for synthetic sets
+  std::string split;   // "dev" / "val" in a corpus split once by project, else ""
   ProgressTruth truth;
   std::optional<bool> noisy;  // synthetic sets: buried in unrelated noise
 };
 
 // One record per line: {"id", "framework", "log", "truth": {...}} — the
-// format of ../shared/realdata/progress.jsonl. Errors name file:line:field.
+// format of ../shared/realdata/progress.jsonl — plus, in a corpus, "url" or
+// "source" and "split" ("dev" or "val"). Errors name file:line:field.
 Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path);
 
 struct CaseOutcome {
-  std::string id, framework;
+  std::string id, framework, source, split;
   std::optional<bool> noisy;
   bool success = false;
   bool step_ok = false, total_ok = false, time_ok = false, throughput_ok = false,
