@@ -102,7 +102,12 @@ KeyField Epochs(const Words& w) {
 
 KeyField LearningRate(const Words& w) {
   if (HasAny(w, {"scheduler", "sched", "policy", "type", "lrs", "backbone", "head", "embed", "embedding"})) return {};
-  if (Is(w, {"lr"}) || Is(w, {"learning", "rate"}) || Is(w, {"lr0"}) || Is(w, {"lr", "rate"})) return {"learning_rate", 2};
+  if (Is(w, {"lr"}) || Is(w, {"learning", "rate"}) || Is(w, {"lr0"}) || Is(w, {"lr", "rate"}) || Is(w, {"lrate"}))
+    return {"learning_rate", 2};
+  // One part's rate (lr_encoder, learning_rate_weights, g_lr): the run's when nothing plainer is set.
+  bool rate = (w.size() == 2 && HasAny(w, {"lr", "lrate"})) || (w.size() == 3 && Has(w, "learning") && Has(w, "rate"));
+  if (rate && HasAny(w, {"encoder", "decoder", "weights", "generator", "g", "model", "net", "network"}))
+    return {"learning_rate", 1};
   if (Is(w, {"base", "lr"}) || Is(w, {"base", "learning", "rate"})) return {"learning_rate", 3};
   if (w.size() == 2 && HasAny(w, {"max", "peak", "init", "initial", "train", "optimizer", "opt", "adam", "sgd"}) &&
       HasAny(w, {"lr"}))

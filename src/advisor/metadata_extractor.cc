@@ -1211,6 +1211,30 @@ const Candidate* Best(State& st, const std::string& field, bool numeric, std::st
   return best;
 }
 
+// When the rate chosen is one part's (model_lr, lr_encoder), another part's
+// rate that differs (sac_lr, lr_decoder): "key value", else "".
+std::string OtherPartsRate(const State& st, const Candidate& chosen) {
+  if (chosen.specificity != 1) return "";
+  std::vector<std::string> cw = KeyWords(LastSegment(chosen.key));
+  if (cw.size() != 2) return "";
+  static const std::set<std::string> kNotAPart = {
+      "min", "max", "peak", "init", "initial", "final", "end", "mult", "multiplier", "factor", "scale", "ratio",
+      "decay", "warmup", "gamma", "step", "steps", "bias", "biases", "base", "train", "policy", "scheduler",
+      "sched", "schedule", "type", "drop", "noise", "patience", "milestones", "start", "stop", "target", "pow",
+      "power", "exp", "exponent", "mode", "steps", "epochs", "interval", "freq", "cycle"};
+  auto chosen_value = ToNumber(chosen.value);
+  for (const auto& [k, c] : st.values) {
+    if (k == chosen.key || c.precedence < chosen.precedence) continue;
+    std::vector<std::string> w = KeyWords(LastSegment(k));
+    if (w.size() != 2 || !(w[0] == "lr" || w[1] == "lr" || w[0] == "lrate" || w[1] == "lrate")) continue;
+    if (kNotAPart.count(w[0] == "lr" || w[0] == "lrate" ? w[1] : w[0])) continue;
+    auto v = ToNumber(c.value);
+    if (v && *v > 0 && chosen_value && std::fabs(*v - *chosen_value) > 1e-12 * std::fabs(*chosen_value))
+      return k + " " + c.value;
+  }
+  return "";
+}
+
 // A bare family name and its size beside it: ResNet + depth 50 → ResNet50,
 // vit + variant S/16 → vit-S/16.
 std::string WithVariant(const State& st, const Candidate& c, const std::string& name) {
@@ -1394,8 +1418,12 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       }
   if (!md.batch_size) unresolved("batch_size", "no batch size found");
   if (const Candidate* c = Best(st, "learning_rate", true)) {
-    md.learning_rate = ToNumber(c->value);
-    note("learning_rate", *c);
+    if (std::string other = OtherPartsRate(st, *c); !other.empty()) {
+      unresolved("learning_rate", "the parts train at different rates (" + c->key + " " + c->value + ", " + other + ")");
+    } else {
+      md.learning_rate = ToNumber(c->value);
+      note("learning_rate", *c);
+    }
   } else {
     unresolved("learning_rate", "no learning rate found");
   }

@@ -46,6 +46,10 @@ TEST(FieldKeys, ReadsKeysByTheirWords) {
   EXPECT_EQ(ClassifyKey("env_id").field, "dataset");
   EXPECT_EQ(ClassifyKey("fp16.enabled").field, "fp16");
   EXPECT_EQ(ClassifyKey("mixed_precision").field, "precision");
+  EXPECT_EQ(ClassifyKey("lrate").field, "learning_rate");
+  EXPECT_EQ(ClassifyKey("TRAIN.lr_encoder").field, "learning_rate");
+  EXPECT_LT(ClassifyKey("lr_encoder").specificity, ClassifyKey("lr").specificity);  // one part's rate
+  EXPECT_EQ(ClassifyKey("lr_mult").field, "");
 }
 
 TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {

@@ -254,5 +254,19 @@ if __name__ == "__main__":
   EXPECT_TRUE(std::any_of(md.unresolved.begin(), md.unresolved.end(), [](const auto& u) { return u.first == "precision"; }));
 }
 
+// One part's rate is the run's when it is the only rate; parts that train
+// at different rates (a model and a policy) leave the rate unknown.
+TEST(MetadataExtractor, PartRatesAgreeOrStayUnknown) {
+  Repo r("lrparts");
+  r.File("conf.yaml", "train:\n  lr_encoder: 0.02\n  lr_decoder: 0.02\n  lr_pow: 0.9\n");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--cfg')\n");
+  EXPECT_EQ(r.Extract("python train.py --cfg conf.yaml").learning_rate, 0.02);
+  Repo m("lrmodels");
+  m.File("conf.yaml", "model_lr: 0.001\nsac_lr: 0.0003\n");
+  m.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--cfg')\n");
+  WorkloadMetadata md = m.Extract("python train.py --cfg conf.yaml");
+  EXPECT_FALSE(md.learning_rate.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
