@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 namespace schedmate {
 namespace {
@@ -210,6 +211,20 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
       while (i < words.size() && (IsEnvAssignment(words[i]) || words[i][0] == '-')) ++i;
       continue;
     }
+    // Environment managers that run a command: uv run, poetry run, conda run -n env, …
+    if ((w == "uv" || w == "poetry" || w == "pipenv" || w == "pdm" || w == "hatch" || w == "rye" || w == "conda" ||
+         w == "mamba" || w == "micromamba" || w == "pixi") &&
+        i + 1 < words.size() && words[i + 1] == "run") {
+      i += 2;
+      static const std::set<std::string> kValued = {"-n", "--name", "-p", "--prefix", "--with", "--python", "--env-file",
+                                                    "--extra", "--group", "--project", "--directory", "-e", "--env",
+                                                    "--package", "--index", "--cwd"};
+      while (i < words.size() && words[i].size() > 1 && words[i][0] == '-') {
+        if (kValued.count(words[i]) && words[i].find('=') == std::string::npos) ++i;
+        ++i;
+      }
+      continue;
+    }
     if (w == "srun" || w == "mpirun" || w == "mpiexec" || w == "horovodrun") {
       s.launcher = std::string(w);
       ++i;
@@ -251,7 +266,14 @@ Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::ve
   };
   bool module_flag = false;
   std::string script_option;  // a launcher's --script X
+  // A placeholder for the launcher's own options (`deepspeed {num_gpus_flag} --module x`).
+  auto options_placeholder = [&](size_t j) {
+    const std::string& w = words[j];
+    bool braced = w.size() > 2 && ((w.front() == '{' && w.back() == '}') || (w.front() == '<' && w.back() == '>'));
+    return braced && j + 1 < words.size() && words[j + 1].size() > 1 && words[j + 1][0] == '-';
+  };
   auto skip_options = [&](size_t j, std::string_view launcher) {
+    while (j < words.size() && options_placeholder(j)) ++j;
     while (j < words.size() && words[j].size() > 1 && words[j][0] == '-' && words[j] != "-m") {
       std::string opt = words[j];
       size_t eq = opt.find('=');

@@ -213,7 +213,12 @@ std::string DirOf(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-std::string JoinPath(const std::string& dir, const std::string& rel) {
+std::string JoinPath(const std::string& dir, const std::string& rel_in) {
+  // `<NEMO_ROOT>/examples/x.py`: a root the user fills in is the repository's.
+  std::string rel = rel_in;
+  if (size_t close = rel.find(">/"); !rel.empty() && rel[0] == '<' && close != std::string::npos &&
+                                       rel.find('/') == close + 1)
+    rel = rel.substr(close + 1);
   std::string p = dir.empty() || (!rel.empty() && rel[0] == '/') ? rel : dir + "/" + rel;
   // Normalise "a/./b" and "a/x/../b" within the snapshot (never above it).
   std::vector<std::string> parts;
@@ -1585,8 +1590,9 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
 
 }  // namespace
 
-static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& snapshot, const std::string& command,
+static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& snapshot, const std::string& pasted,
                                                   const ExtractOptions& options) {
+  const std::string command = PastedCommand(pasted);
   State st{snapshot, options};
   st.cwd = JoinPath("", options.workdir);
   FileTreeOptions tree_options;  // the extractor needs paths only: a large monorepo is listed whole

@@ -89,6 +89,25 @@ TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
   EXPECT_FALSE(LooksLikeSideStep("train_net.py"));
 }
 
+TEST(ShellScript, PastedCommandsKeepTheirShape) {
+  // Prompts go; a variable the command never sets becomes a placeholder, not an empty word.
+  EXPECT_EQ(PastedCommand("$ export HF_TOKEN=x\n$ autotrain --config c.yaml"), "export HF_TOKEN=x\nautotrain --config c.yaml");
+  EXPECT_EQ(PastedCommand("!python train.py"), "python train.py");
+  EXPECT_EQ(PastedCommand("torchrun --nproc_per_node $NUM_GPU --master_port $PORT train.py --lr ${LR:-1}"),
+            "torchrun --nproc_per_node <NUM_GPU> --master_port <PORT> train.py --lr ${LR:-1}");
+  EXPECT_EQ(PastedCommand("N=2; torchrun --nproc_per_node $N t.py --out $HOME/x '$KEEP'"),
+            "N=2; torchrun --nproc_per_node $N t.py --out $HOME/x '$KEEP'");
+  auto s = ParseLaunchCommand(PastedCommand("python -m torch.distributed.launch --nproc_per_node $NUM_GPU --master_port $PORT_ID train.py --lr 1"), {});
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->entry, "train.py");
+  auto uv = ParseLaunchCommand("uv run --with x python train.py --lr 1", {});
+  ASSERT_TRUE(uv.ok()) << uv.status().message();
+  EXPECT_EQ(uv->entry, "train.py");
+  auto ds = ParseLaunchCommand("deepspeed {num_gpus_flag} --module training.trainer --epochs 2", {});
+  ASSERT_TRUE(ds.ok()) << ds.status().message();
+  EXPECT_EQ(ds->entry, "training.trainer");
+}
+
 TEST(EntryPoints, SetupPyCfgAndPyproject) {
   auto a = ParseConsoleScripts("entry_points={'console_scripts': ['fairseq-train = fairseq_cli.train:cli_main']}");
   ASSERT_TRUE(a.count("fairseq-train"));
