@@ -190,7 +190,22 @@ void ParseArgs(LaunchSpec* s) {
   }
 }
 
-Result<LaunchSpec> ParseOne(const std::vector<std::string>& words, const std::vector<std::string>& console) {
+Result<LaunchSpec> ParseOne(const std::vector<std::string>& words_in, const std::vector<std::string>& console) {
+  // `python -um pkg.train`: the interpreter's flags clustered with -m.
+  std::vector<std::string> words;
+  bool python = false;
+  for (const auto& w : words_in) {
+    bool cluster = python && w.size() >= 3 && w[0] == '-' && w[1] != '-' && w.back() == 'm' &&
+                   std::all_of(w.begin() + 1, w.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    if (cluster) {
+      words.push_back(w.substr(0, w.size() - 1));
+      words.push_back("-m");
+      python = false;
+      continue;
+    }
+    python = IsPython(w) || (python && w.size() > 1 && w[0] == '-');
+    words.push_back(w);
+  }
   LaunchSpec s;
   size_t i = 0;
   while (i < words.size() && IsEnvAssignment(words[i])) {

@@ -214,11 +214,11 @@ std::string DirOf(const std::string& path) {
 }
 
 std::string JoinPath(const std::string& dir, const std::string& rel_in) {
-  // `<NEMO_ROOT>/examples/x.py`: a root the user fills in is the repository's.
+  // `<NEMO_ROOT>/examples/x.py`: a directory the user fills in is where the command runs.
   std::string rel = rel_in;
   if (size_t close = rel.find(">/"); !rel.empty() && rel[0] == '<' && close != std::string::npos &&
                                        rel.find('/') == close + 1)
-    rel = rel.substr(close + 1);
+    rel = rel.substr(close + 2);
   std::string p = dir.empty() || (!rel.empty() && rel[0] == '/') ? rel : dir + "/" + rel;
   // Normalise "a/./b" and "a/x/../b" within the snapshot (never above it).
   std::vector<std::string> parts;
@@ -815,7 +815,7 @@ std::vector<std::string> Names(const std::map<std::string, EntryPoint>& m) {
 // path (`/workspace/proj/train.py`) is tried from its tail inwards.
 std::string FindFile(const State& st, std::string name) {
   if (name.size() > 400) return "";
-  if (!name.empty() && name[0] == '$') {
+  if (!name.empty() && (name[0] == '$' || name[0] == '<')) {
     size_t slash = name.find('/');
     name = slash == std::string::npos ? "" : name.substr(slash + 1);
   }

@@ -158,6 +158,17 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
       std::string name = inner.substr(0, j), rest = inner.substr(j);
       if (rest.rfind("[@]", 0) == 0 || rest.rfind("[*]", 0) == 0) rest = rest.substr(3);
       std::string v = Lookup(name, vars, positional, &known);
+      if ((name == "@" || name == "*") && rest.size() > 1 && rest[0] == ':' &&
+          std::isdigit(static_cast<unsigned char>(rest[1]))) {
+        // ${@:2}, ${@:2:3}: the arguments from the second on (at most three).
+        size_t from = static_cast<size_t>(std::atoi(rest.c_str() + 1));
+        size_t colon = rest.find(':', 1);
+        size_t count = colon == std::string::npos ? positional.size() : static_cast<size_t>(std::atoi(rest.c_str() + colon + 1));
+        v.clear();
+        for (size_t k = std::max<size_t>(from, 1); k <= positional.size() && count > 0; ++k, --count)
+          v += (v.empty() ? "" : " ") + positional[k - 1];
+        rest.clear();
+      }
       if (rest.rfind(":-", 0) == 0 || rest.rfind(":=", 0) == 0) {
         if (v.empty()) v = ExpandShellVars(rest.substr(2), vars, positional);
       } else if (rest.rfind("-", 0) == 0 || rest.rfind("=", 0) == 0) {
@@ -382,6 +393,12 @@ std::string ReplaceDirname(std::string line, const std::string& script_path) {
 std::string HeredocEnd(const std::string& line) {
   size_t p = line.find("<<");
   if (p == std::string::npos || line.compare(p, 3, "<<<") == 0) return "";
+  // `$(( (RANDOM<<15) | RANDOM ))`: a shift inside arithmetic, not a heredoc.
+  std::string before = line.substr(0, p);
+  size_t opened = 0, closed = 0;
+  for (size_t k = before.find("(("); k != std::string::npos; k = before.find("((", k + 2)) ++opened;
+  for (size_t k = before.find("))"); k != std::string::npos; k = before.find("))", k + 2)) ++closed;
+  if (opened > closed) return "";
   size_t i = p + 2;
   if (i < line.size() && line[i] == '-') ++i;
   while (i < line.size() && line[i] == ' ') ++i;
@@ -390,6 +407,7 @@ std::string HeredocEnd(const std::string& line) {
     if (line[i] != '\'' && line[i] != '"') word += line[i];
     ++i;
   }
+  if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0]))) return "";
   return word;
 }
 

@@ -103,6 +103,16 @@ TEST(ShellScript, PastedCommandsKeepTheirShape) {
   auto uv = ParseLaunchCommand("uv run --with x python train.py --lr 1", {});
   ASSERT_TRUE(uv.ok()) << uv.status().message();
   EXPECT_EQ(uv->entry, "train.py");
+  auto um = ParseLaunchCommand("python -um pkg.train --x 1", {});
+  ASSERT_TRUE(um.ok()) << um.status().message();
+  EXPECT_EQ(um->entry, "pkg.train");
+  EXPECT_EQ(um->entry_kind, LaunchSpec::Entry::kModule);
+  // A shift inside $(( )) is no heredoc; ${@:2} is the arguments from the second on.
+  auto w = FindShellLaunch("NGPUS=$1\nPY_ARGS=${@:2}\nPORT=$(( ((RANDOM<<15)|RANDOM) % 49152 ))\n"
+                           "torchrun --nproc_per_node=${NGPUS} train.py ${PY_ARGS}\n",
+                           {{"8", "--cfg", "a.yaml"}, {}});
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->line, "torchrun --nproc_per_node=8 train.py --cfg a.yaml");
   auto ds = ParseLaunchCommand("deepspeed {num_gpus_flag} --module training.trainer --epochs 2", {});
   ASSERT_TRUE(ds.ok()) << ds.status().message();
   EXPECT_EQ(ds->entry, "training.trainer");
