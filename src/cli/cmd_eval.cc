@@ -15,6 +15,7 @@
 #include "core/facts_json.h"
 #include "text/line_classifier.h"
 #include "tracker/evaluation.h"
+#include "tracker/field_tagger.h"
 #include "tracker/llm_progress.h"
 
 #include <nlohmann/json.hpp>
@@ -74,7 +75,8 @@ void EvalLines(const EvalLinesArgs& a) {
 
 struct EvalTrackerArgs {
   std::string dataset;
-  bool verbose = false, json = false, no_stage1 = false;
+  bool verbose = false, json = false, no_stage1 = false, no_tagger = false;
+  std::string tagger_weights;
   int samples = 10;
   std::string backend = "embedded";
   LlmArgs llm;
@@ -140,6 +142,18 @@ void EvalTracker(const EvalTrackerArgs& a) {
   ProgressScanOptions options;
   options.samples = a.samples;
   options.stage1 = !a.no_stage1;
+  if (a.no_tagger) options.tagger = nullptr;
+  std::unique_ptr<FieldTagger> custom_tagger;
+  if (!a.tagger_weights.empty()) {
+    std::ifstream in(a.tagger_weights, std::ios::binary);
+    if (!in) CommandFailed(NotFound(a.tagger_weights + ": cannot open"));
+    std::stringstream text;
+    text << in.rdbuf();
+    auto t = FieldTagger::Parse(text.str());
+    if (!t.ok()) CommandFailed(t.status().WithContext(a.tagger_weights));
+    custom_tagger = std::make_unique<FieldTagger>(std::move(*t));
+    options.tagger = custom_tagger.get();
+  }
   BackendChoice choice;
   choice.backend = *ParseTrackerBackend(a.backend);
   choice.cascade_threshold = a.llm.cascade_threshold;
@@ -269,6 +283,9 @@ void AddEvalCommand(CLI::App& app) {
   tracker->add_option("--samples", t->samples, "Consistent samples N for steady-state values")
       ->capture_default_str()->check(CLI::Range(1, 1000));
   tracker->add_flag("--no-stage1", t->no_stage1, "Parse every line (skip the classifier filter)");
+  tracker->add_flag("--no-tagger", t->no_tagger, "Key vocabulary only (skip the learned field tagger)");
+  tracker->add_option("--tagger-weights", t->tagger_weights,
+                      "Field tagger weights TSV (from `schedmate train field-tagger`) instead of the embedded ones");
   tracker->add_flag("--verbose,-v", t->verbose, "List every case, not only failures");
   tracker->add_flag("--json", t->json, "Print the metrics and per-case reports as JSON");
   tracker->add_option("--backend", t->backend, "embedded | llm | cascade")

@@ -21,6 +21,7 @@ void AddDiagnoseCommand(CLI::App& app);
 void AddAdviseCommand(CLI::App& app);
 void AddWorldCommand(CLI::App& app);
 void AddLucidCommand(CLI::App& app);
+void AddTrainCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 void AddEvalAdvisorCommand(CLI::App* eval);

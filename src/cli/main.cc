@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   schedmate::AddLucidCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
+  schedmate::AddTrainCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // CommandFailed: its code stands

@@ -12,13 +12,14 @@
 namespace schedmate {
 namespace {
 
-// The truth's loss: a number, the string "nan", or null.
+// The truth's loss: a number, the string "nan" or "inf", or null.
 Result<std::optional<double>> TruthLoss(const Json& truth, const std::string& where) {
   auto it = truth.find("loss");
   if (it == truth.end() || it->is_null()) return std::optional<double>();
   if (it->is_string() && it->get<std::string>() == "nan") return std::optional<double>(std::nan(""));
+  if (it->is_string() && it->get<std::string>() == "inf") return std::optional<double>(HUGE_VAL);
   if (it->is_number()) return std::optional<double>(it->get<double>());
-  return InvalidArgument(where + ": field 'truth.loss': expected a number, \"nan\" or null");
+  return InvalidArgument(where + ": field 'truth.loss': expected a number, \"nan\", \"inf\" or null");
 }
 
 Result<ProgressTruth> ParseTruth(const Json& t, const std::string& where) {

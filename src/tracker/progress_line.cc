@@ -337,6 +337,29 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   return out;
 }
 
+std::vector<std::string> VocabularyHints(const ScannedField& f) {
+  std::vector<std::string> out;
+  const std::string k(StripLogPrefix(f.key));
+  std::string unit = Lower(f.unit);
+  if (StepKeyRank(k) >= 0) out.push_back("step");
+  if (IsEpochKey(k) || IsEpochKey(LastWord(k))) out.push_back("epoch");
+  if (IsTotalKey(k)) out.push_back("total");
+  if (IsStepTimeKey(k)) out.push_back("time");
+  if (IsStepRateKey(k)) out.push_back("rate");
+  if (!ThroughputUnitFromKey(k).empty()) out.push_back("throughput");
+  if (LossKeyRank(k) >= 0) out.push_back("loss");
+  if (IsEvalPrefix(FirstWord(k))) out.push_back("eval");
+  if (In(k, {"lr", "learning rate"})) out.push_back("lr");
+  if (unit.find('/') != std::string::npos) {
+    auto parts = SplitSlash(unit);
+    if (IsStepNoun(parts[0]) && IsSecondNoun(parts[1])) out.push_back("unit-rate");
+    else if (TimeUnitScale(parts[0]) > 0 && !parts[0].empty() && (IsStepNoun(parts[1]) || parts[1].empty()))
+      out.push_back("unit-time");
+    else if (IsSecondNoun(parts[1])) out.push_back("unit-throughput");
+  }
+  return out;
+}
+
 ProgressLine InterpretLine(std::string_view line) { return InterpretScanned(ScanLine(line)); }
 
 }  // namespace schedmate

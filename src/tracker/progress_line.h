@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tracker/field_scanner.h"
 
@@ -38,6 +39,11 @@ struct ProgressLine {
 // Interprets one cleaned line (one record of it: see SplitGluedRecords).
 ProgressLine InterpretLine(std::string_view line);
 ProgressLine InterpretScanned(const ScannedLine& scanned);
+
+// What the hand-written key vocabulary says of one field, as short words
+// ("step", "epoch", "total", "time", "rate", "throughput", "loss", "eval",
+// "lr"): features of the learned field tagger (field_tagger.h).
+std::vector<std::string> VocabularyHints(const ScannedField& f);
 
 // "toks/s/device" → "tokens/s/device", "samples/" → "samples/s".
 std::string NormalizeThroughputUnit(std::string_view unit);

@@ -55,11 +55,12 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
     kept = true;
     if (static_cast<int>(context_.size()) < options_.context_lines)
       context_.emplace_back(index, std::string(*it).substr(0, 2000));
-    ProgressLine p = InterpretLine(*it);
+    ScannedLine scanned = ScanLine(*it);
+    ProgressLine p = InterpretScanned(scanned);
     if (!p.is_training) continue;
     ++stats_.training_lines;
     if (first_step_ < 0 && p.step) first_step_ = static_cast<int>(entries_.size());
-    entries_.push_back({std::move(p), index});
+    entries_.push_back({std::move(p), index, std::move(scanned)});
     const ProgressLine& added = entries_.back().line;
     if (first_step_ >= 0 && added.step &&
         added.layout == entries_[first_step_].line.layout)
@@ -187,6 +188,7 @@ ProgressReport ProgressScan::Finish() const {
     r.steady_throughput = RobustMean(samples_of(
         tp_src->line.layout, [](const ProgressLine& p) { return p.throughput; }));
 
+  ApplyTagger(anchor, r);
   if (r.step && r.total_steps && *r.total_steps > 0) {
     r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
     std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
@@ -195,6 +197,33 @@ ProgressReport ProgressScan::Finish() const {
   r.lines_used.assign(used.begin(), used.end());
   r.confidence = Confidence(r, anchor);
   return r;
+}
+
+// The tagger's reading of the anchor record fills the facts the key
+// vocabulary did not find (a step under another name, a clock to difference).
+void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
+  if (!options_.tagger || options_.tagger->empty()) return;
+  const Entry& a = entries_[anchor];
+  const ScannedLine* previous = nullptr;
+  for (size_t i = anchor + 1; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
+    if (e.line.layout == a.line.layout && e.scanned.fields.size() == a.scanned.fields.size() &&
+        (!a.line.step || e.line.step != a.line.step)) {
+      previous = &e.scanned;
+      break;
+    }
+  }
+  TaggedRecord t = TagRecord(*options_.tagger, a.scanned, previous, options_.tagger_min_p);
+  if (t.step && !r.step) {
+    r.step = t.step;
+    if (!r.total_steps) r.total_steps = t.total_steps;
+  }
+  if (t.loss && !r.loss) r.loss = t.loss;
+  if (t.step_time_s && !r.step_time_s) r.step_time_s = t.step_time_s;
+  if (t.throughput && !r.throughput) {
+    r.throughput = t.throughput;
+    r.throughput_unit = t.throughput_unit;
+  }
 }
 
 // Sure when the anchor's layout repeats and carries the core facts; unsure

@@ -23,6 +23,8 @@
 
 #include "core/facts.h"
 #include "text/line_classifier.h"
+#include "tracker/field_scanner.h"
+#include "tracker/field_tagger.h"
 #include "tracker/progress_line.h"
 
 namespace schedmate {
@@ -33,6 +35,10 @@ struct ProgressScanOptions {
   bool stage1 = true;            // filter with the line classifier first
   float stage1_margin = 0.05f;
   int context_lines = 60;        // newest stage-1 lines kept for an LLM backend
+  // The learned field tagger: reads the anchor record's fields the key
+  // vocabulary left unread (null: off).
+  const FieldTagger* tagger = &FieldTagger::Default();
+  double tagger_min_p = 0.5;
 };
 
 struct ProgressScanStats {
@@ -61,7 +67,9 @@ class ProgressScan {
   struct Entry {
     ProgressLine line;
     int64_t index;
+    ScannedLine scanned;
   };
+  void ApplyTagger(int anchor, ProgressReport& r) const;
   bool Enough() const;
   int Anchor() const;
   size_t RegionEnd(int anchor) const;

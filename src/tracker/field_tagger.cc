@@ -1,0 +1,348 @@
+#include "tracker/field_tagger.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "core/random.h"
+#include "tracker/progress_line.h"
+
+namespace schedmate {
+
+std::string_view DefaultFieldTaggerWeights();  // data/field_tagger.tsv, embedded
+
+namespace {
+
+constexpr std::array<std::string_view, kNumFieldRoles> kRoleNames = {
+    "other", "step", "total", "epoch", "step_time", "interval_time", "cumulative_time", "step_rate",
+    "throughput", "loss"};
+
+std::vector<std::string> Words(std::string_view key) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : key) {
+    if (c == ' ' || c == '/') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string LastKeyWord(std::string_view key) {
+  auto w = Words(key);
+  return w.empty() ? "" : w.back();
+}
+
+std::string LowerCopy(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+// The time part of a unit: "s/it" → "s", "ms" → "ms", "it/s" → "" (not a time).
+std::string TimePart(std::string_view unit) {
+  std::string u = LowerCopy(unit);
+  size_t slash = u.find('/');
+  return slash == std::string::npos ? u : u.substr(0, slash);
+}
+
+bool IsStepWord(std::string_view w) {
+  return w == "it" || w == "its" || w == "iter" || w == "iters" || w == "step" || w == "steps" || w == "batch" ||
+         w == "batches" || w == "iteration" || w == "iterations" || w == "update" || w == "updates";
+}
+
+}  // namespace
+
+std::string_view FieldRoleName(FieldRole r) { return kRoleNames[static_cast<int>(r)]; }
+
+std::optional<FieldRole> ParseFieldRole(std::string_view name) {
+  for (int k = 0; k < kNumFieldRoles; ++k)
+    if (kRoleNames[k] == name) return static_cast<FieldRole>(k);
+  return std::nullopt;
+}
+
+double SecondsPerUnit(std::string_view unit) {
+  std::string u = LowerCopy(unit);
+  if (u.empty() || u == "s" || u == "sec" || u == "secs" || u == "second" || u == "seconds") return 1;
+  if (u == "ms" || u == "msec" || u == "msecs" || u == "millisecond" || u == "milliseconds") return 1e-3;
+  if (u == "us" || u == "µs" || u == "usec") return 1e-6;
+  if (u == "min" || u == "mins" || u == "minute" || u == "minutes" || u == "m") return 60;
+  if (u == "h" || u == "hr" || u == "hrs" || u == "hour" || u == "hours") return 3600;
+  return -1;
+}
+
+std::vector<std::string> FieldFeatures(const ScannedLine& line, size_t i, const ScannedLine* previous) {
+  const ScannedField& f = line.fields[i];
+  std::vector<std::string> out;
+  out.reserve(48);
+  out.push_back("bias");
+  std::vector<std::string> words = Words(f.key);
+  if (words.empty()) out.push_back("k0");
+  if (f.key.size() <= 40 && !f.key.empty()) out.push_back("k=" + f.key);
+  for (const auto& w : words) out.push_back("w=" + w);
+  if (!words.empty()) {
+    out.push_back("kf=" + words.front());
+    out.push_back("kl=" + words.back());
+  }
+  std::string unit = LowerCopy(f.unit);
+  if (unit.empty()) {
+    out.push_back("u0");
+  } else {
+    out.push_back("u=" + unit);
+    size_t slash = unit.find('/');
+    if (slash != std::string::npos) {
+      std::string num = unit.substr(0, slash), den = unit.substr(slash + 1);
+      out.push_back("un=" + num);
+      out.push_back("ud=" + den);
+      if (SecondsPerUnit(num) > 0 && !num.empty()) out.push_back("u:time-per");
+      if (SecondsPerUnit(den) > 0 && IsStepWord(num)) out.push_back("u:steps-per-time");
+      else if (SecondsPerUnit(den) > 0 && !den.empty()) out.push_back("u:things-per-time");
+    } else if (SecondsPerUnit(unit) > 0) {
+      out.push_back("u:time");
+    } else if (unit == "%") {
+      out.push_back("u:percent");
+    }
+  }
+  if (std::isnan(f.value)) {
+    out.push_back("nan");
+  } else {
+    out.push_back(f.integer ? "int" : "frac");
+    if (f.value < 0) out.push_back("neg");
+    if (f.value == 0) {
+      out.push_back("zero");
+    } else if (std::isfinite(f.value)) {
+      int mag = static_cast<int>(std::floor(std::log10(std::fabs(f.value))));
+      mag = std::clamp(mag, -8, 12);
+      out.push_back("mag=" + std::to_string(mag));
+      if (!words.empty()) out.push_back("kl=" + words.back() + "&mag=" + std::to_string(mag));
+    }
+  }
+  if (f.total) out.push_back("counter");
+  if (f.total && f.value <= *f.total) out.push_back("counter-within");
+  if (f.parenthesised) out.push_back("paren");
+  if (i + 1 < line.fields.size() && line.fields[i + 1].parenthesised) out.push_back("before-paren");
+  if (f.follows_bar) out.push_back("bar-counter");
+  if (line.has_bar) out.push_back("line-bar");
+  out.push_back("pos=" + std::to_string(std::min<size_t>(i, 8)));
+  if (i + 1 == line.fields.size()) out.push_back("pos-last");
+  out.push_back(i == 0 ? "pk=^" : "pk=" + LastKeyWord(line.fields[i - 1].key));
+  out.push_back(i + 1 == line.fields.size() ? "nk=$" : "nk=" + LastKeyWord(line.fields[i + 1].key));
+  for (const auto& h : VocabularyHints(f)) {
+    out.push_back("h=" + h);
+    out.push_back("h=" + h + (f.integer ? "&int" : "&frac"));
+  }
+  for (const auto& w : line.words)
+    if (w == "val" || w == "valid" || w == "validation" || w == "eval" || w == "evaluation" || w == "test")
+      out.push_back("line-eval");
+  if (previous && previous->fields.size() == line.fields.size()) {
+    const ScannedField& p = previous->fields[i];
+    double d = f.value - p.value;
+    if (!std::isfinite(d)) {
+      out.push_back("d:nan");
+    } else if (d > 0) {
+      out.push_back("d:up");
+      if (f.integer && p.integer) out.push_back("d:up-int");
+    } else if (d < 0) {
+      out.push_back("d:down");
+    } else {
+      out.push_back("d:same");
+    }
+    double rel = std::fabs(d) / std::max(std::fabs(p.value), 1e-12);
+    if (std::isfinite(rel))
+      out.push_back(rel < 0.01 ? "rc=0" : rel < 0.1 ? "rc=1" : rel < 0.5 ? "rc=2" : "rc=3");
+    // Grows with a counter of the record: a clock since the start, or the counter itself.
+    for (size_t j = 0; j < line.fields.size(); ++j) {
+      if (j == i || previous->fields[j].value >= line.fields[j].value || !line.fields[j].integer) continue;
+      double dj = line.fields[j].value - previous->fields[j].value;
+      if (d > 0 && std::fabs(d - dj) < 1e-9) {
+        out.push_back("d:same-as-counter");
+        break;
+      }
+    }
+  } else {
+    out.push_back("d:none");
+  }
+  return out;
+}
+
+const FieldTagger& FieldTagger::Default() {
+  static const FieldTagger* tagger = [] {
+    auto t = Parse(DefaultFieldTaggerWeights());
+    return new FieldTagger(t.ok() ? std::move(*t) : FieldTagger{});
+  }();
+  return *tagger;
+}
+
+Result<FieldTagger> FieldTagger::Parse(std::string_view tsv) {
+  FieldTagger t;
+  size_t start = 0;
+  int line_no = 0;
+  while (start < tsv.size()) {
+    size_t nl = tsv.find('\n', start);
+    std::string_view row = tsv.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    start = nl == std::string_view::npos ? tsv.size() : nl + 1;
+    ++line_no;
+    if (row.empty() || row[0] == '#') continue;
+    size_t a = row.find('\t');
+    size_t b = a == std::string_view::npos ? a : row.find('\t', a + 1);
+    if (b == std::string_view::npos)
+      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": expected feature<TAB>role<TAB>weight");
+    auto role = ParseFieldRole(row.substr(a + 1, b - a - 1));
+    if (!role)
+      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": unknown role '" +
+                             std::string(row.substr(a + 1, b - a - 1)) + "'");
+    std::string w(row.substr(b + 1));
+    char* end = nullptr;
+    double v = std::strtod(w.c_str(), &end);
+    if (end == w.c_str() || !std::isfinite(v))
+      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": bad weight '" + w + "'");
+    auto& slot = t.weights_[std::string(row.substr(0, a))];
+    slot[static_cast<int>(*role)] = static_cast<float>(v);
+  }
+  return t;
+}
+
+FieldTagger::Scores FieldTagger::Probabilities(const std::vector<std::string>& features) const {
+  Scores z{};
+  for (const auto& f : features)
+    if (auto it = weights_.find(f); it != weights_.end())
+      for (int k = 0; k < kNumFieldRoles; ++k) z[k] += it->second[k];
+  double m = *std::max_element(z.begin(), z.end());
+  double sum = 0;
+  for (double& x : z) sum += (x = std::exp(x - m));
+  for (double& x : z) x /= sum;
+  return z;
+}
+
+FieldTagger FieldTagger::Train(const std::vector<Example>& examples, const TrainOptions& o) {
+  FieldTagger t;
+  std::vector<size_t> order(examples.size());
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng(o.seed);
+  for (int epoch = 0; epoch < o.epochs; ++epoch) {
+    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.Below(i)]);
+    double rate = o.rate / (1 + epoch * 0.2);
+    for (size_t idx : order) {
+      const Example& ex = examples[idx];
+      Scores p = t.Probabilities(ex.features);
+      for (const auto& f : ex.features) {
+        auto& w = t.weights_[f];
+        for (int k = 0; k < kNumFieldRoles; ++k) {
+          double grad = p[k] - (k == static_cast<int>(ex.role) ? 1.0 : 0.0);
+          w[k] -= static_cast<float>(rate * (ex.weight * grad + o.l2 * w[k]));
+        }
+      }
+    }
+  }
+  return t;
+}
+
+std::string FieldTagger::Dump(double min_weight) const {
+  std::map<std::string, std::array<float, kNumFieldRoles>> sorted(weights_.begin(), weights_.end());
+  std::string out;
+  char buf[32];
+  for (const auto& [f, w] : sorted)
+    for (int k = 0; k < kNumFieldRoles; ++k) {
+      if (std::fabs(w[k]) < min_weight) continue;
+      std::snprintf(buf, sizeof buf, "%.4g", w[k]);
+      out += f + '\t' + std::string(kRoleNames[k]) + '\t' + buf + '\n';
+    }
+  return out;
+}
+
+TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const ScannedLine* previous, double min_p) {
+  TaggedRecord r;
+  size_t n = line.fields.size();
+  if (n == 0 || tagger.empty()) return r;
+  bool paired = previous && previous->fields.size() == n;
+  std::vector<FieldTagger::Scores> p(n);
+  for (size_t i = 0; i < n; ++i) p[i] = tagger.Probabilities(FieldFeatures(line, i, paired ? previous : nullptr));
+  std::vector<bool> used(n, false);
+  auto best = [&](auto score) -> std::pair<int, double> {
+    int at = -1;
+    double top = min_p;
+    for (size_t i = 0; i < n; ++i) {
+      if (used[i]) continue;
+      double s = score(i);
+      if (s >= top) {
+        top = s;
+        at = static_cast<int>(i);
+      }
+    }
+    if (at >= 0) used[at] = true;
+    return {at, top};
+  };
+  auto role = [&](FieldRole k) { return [&, k](size_t i) { return p[i][static_cast<int>(k)]; }; };
+  auto count = [](const ScannedField& f) -> std::optional<int64_t> {
+    if (!f.integer || f.value < 0 || f.value >= 1e15) return std::nullopt;
+    return static_cast<int64_t>(f.value);
+  };
+  if (auto [i, s] = best(role(FieldRole::kStep)); i >= 0) {
+    r.step = count(line.fields[i]);
+    r.step_p = s;
+    if (line.fields[i].total && *line.fields[i].total > 0) r.total_steps = static_cast<int64_t>(*line.fields[i].total);
+  }
+  if (auto [i, s] = best(role(FieldRole::kLoss)); i >= 0) {
+    r.loss = line.fields[i].value;
+    r.loss_p = s;
+  }
+  // The time: the field most probable for any time role, read as that role.
+  auto any_time = [&](size_t i) {
+    const auto& q = p[i];
+    return q[4] + q[5] + q[6] + q[7];
+  };
+  if (auto [i, s] = best(any_time); i >= 0) {
+    const ScannedField& f = line.fields[i];
+    int k = 4;
+    for (int j = 5; j <= 7; ++j)
+      if (p[i][j] > p[i][k]) k = j;
+    double scale = SecondsPerUnit(TimePart(f.unit));
+    std::optional<double> steps_between;
+    if (paired && r.step) {
+      // The step field's climb since the previous record.
+      for (size_t j = 0; j < n; ++j)
+        if (line.fields[j].integer && count(line.fields[j]) == r.step && previous->fields[j].value < line.fields[j].value)
+          steps_between = line.fields[j].value - previous->fields[j].value;
+    }
+    switch (static_cast<FieldRole>(k)) {
+      case FieldRole::kStepTime:
+        if (scale > 0 && f.value > 0) r.step_time_s = f.value * scale;
+        break;
+      case FieldRole::kStepRate:
+        if (f.value > 0) r.step_time_s = 1.0 / f.value;
+        break;
+      case FieldRole::kIntervalTime:
+        if (scale > 0 && f.value > 0 && steps_between) r.step_time_s = f.value * scale / *steps_between;
+        r.time_needs_previous = !steps_between;
+        break;
+      case FieldRole::kCumulativeTime:
+        if (scale > 0 && steps_between && previous->fields[i].value < f.value)
+          r.step_time_s = (f.value - previous->fields[i].value) * scale / *steps_between;
+        r.time_needs_previous = !steps_between;
+        break;
+      default:
+        break;
+    }
+    if (r.step_time_s) r.time_p = s;
+  }
+  if (auto [i, s] = best(role(FieldRole::kThroughput)); i >= 0) {
+    const ScannedField& f = line.fields[i];
+    r.throughput = f.value;
+    r.throughput_unit = !f.unit.empty() ? NormalizeThroughputUnit(f.unit) : f.key;
+    r.throughput_p = s;
+  }
+  if (!r.total_steps)
+    if (auto [i, s] = best(role(FieldRole::kTotal)); i >= 0) r.total_steps = count(line.fields[i]);
+  if (auto [i, s] = best(role(FieldRole::kEpoch)); i >= 0) r.epoch = count(line.fields[i]);
+  return r;
+}
+
+}  // namespace schedmate
