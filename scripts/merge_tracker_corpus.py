@@ -42,8 +42,8 @@ def check(rec, where):
     for k in ("step_time_s", "throughput"):
         if t[k] is not None and not isinstance(t[k], (int, float)):
             raise ValueError(f"{where}: field 'truth.{k}': expected a number or null")
-    if t["loss"] is not None and not isinstance(t["loss"], (int, float)) and t["loss"] != "nan":
-        raise ValueError(f"{where}: field 'truth.loss': expected a number, \"nan\" or null")
+    if t["loss"] is not None and not isinstance(t["loss"], (int, float)) and t["loss"] not in ("nan", "inf"):
+        raise ValueError(f"{where}: field 'truth.loss': expected a number, \"nan\", \"inf\" or null")
     if not rec["log"].strip():
         raise ValueError(f"{where}: field 'log' is empty")
 
