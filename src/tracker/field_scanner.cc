@@ -1,5 +1,6 @@
 #include "tracker/field_scanner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -84,15 +85,30 @@ size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
     while (i < s.size() && (s[i] == ' ' || s[i] == '>' || s[i] == '[' || s[i] == '\t')) ++i;
   };
   skip_open();
-  if (i < s.size() && IsAlpha(s[i])) {  // one bracketed tag such as "[titan]"
+  for (int tags = 0; tags < 3 && i < s.size() && IsAlpha(s[i]); ++tags) {  // bracketed tags: "[rank0]:[titan]"
     size_t j = i;
     while (j < s.size() && j - i < 24 && (IsAlnum(s[j]) || s[j] == '_')) ++j;
     if (j < s.size() && s[j] == ']' && i > 0 && s[i - 1] == '[') {
       i = j + 1;
+      if (i < s.size() && s[i] == ':') ++i;
       skip_open();
+    } else {
+      break;
     }
   }
   int64_t days = 0;
+  // glog / absl: "I1011 13:38:08.128839 140115512289024 file.py:35]".
+  if (i + 6 < s.size() && (s[i] == 'I' || s[i] == 'W' || s[i] == 'E' || s[i] == 'F') && CountDigits(s, i + 1) == 4 &&
+      s[i + 5] == ' ') {
+    int m = ParseInt(s, i + 1, 2), d = ParseInt(s, i + 3, 2);
+    double sec = 0, res = 1;
+    if (m >= 1 && m <= 12 && d >= 1 && d <= 31)
+      if (size_t clock = MatchClock(s, i + 6, &sec, &res); clock > 0) {
+        out->timestamp_s = (m * 31 + d) * 86400.0 + sec;
+        out->timestamp_resolution_s = res;
+        return i + 6 + clock;
+      }
+  }
   size_t date = MatchYmd(s, i, &days);
   if (date == 0) date = MatchMd(s, i, &days);
   size_t t = i;
@@ -393,6 +409,76 @@ bool IsLevelWord(std::string_view s, size_t i) {
 }  // namespace
 
 ScannedLine ScanLine(std::string_view line) { return Scanner(line).Run(); }
+
+std::string RowShape(std::string_view line) {
+  std::string shape;
+  shape += line.find('|') != std::string_view::npos ? 'p' : '-';
+  shape += !line.empty() && (line[0] == ' ' || line[0] == '\t') ? 'i' : '-';
+  size_t sep = line.find_first_of(":=");
+  shape += sep == std::string_view::npos ? ' ' : line[sep];
+  return shape;
+}
+
+std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::string, std::string>> run;  // (line, row)
+  std::vector<std::string> keys;
+  auto flush = [&] {
+    if (run.size() >= 3) {
+      std::string text;
+      for (const auto& [line, row] : run) text += (text.empty() ? "" : ", ") + row;
+      out.push_back(std::move(text));
+    } else {
+      for (const auto& [line, row] : run) out.push_back(line);
+    }
+    run.clear();
+    keys.clear();
+  };
+  for (const auto& line : lines) {
+    std::string row = TableRow(line);
+    if (row.empty()) {
+      flush();
+      out.push_back(line);
+      continue;
+    }
+    std::string key = ScanLine(row).fields[0].key;
+    if (std::find(keys.begin(), keys.end(), key) != keys.end() || run.size() >= 64 ||
+        (!run.empty() && RowShape(run.back().first) != RowShape(line)))
+      flush();
+    keys.push_back(key);
+    run.emplace_back(line, std::move(row));
+  }
+  flush();
+  return out;
+}
+
+std::string TableRow(std::string_view line) {
+  if (line.size() > 160) return "";
+  // Cheap first: a row holds one number (a run of digits, '.', 'e', '+', '-').
+  int runs = 0;
+  for (size_t i = 0; i < line.size(); ++i)
+    if (IsDigit(line[i]) && (i == 0 || !(IsDigit(line[i - 1]) || line[i - 1] == '.' || line[i - 1] == 'e' ||
+                                         line[i - 1] == 'E' || line[i - 1] == '-' || line[i - 1] == '+')))
+      if (++runs > 2) return "";
+  if (runs == 0 && line.find("nan") == std::string_view::npos) return "";
+  // Table borders and cell separators become blanks, runs of blanks one.
+  std::string t;
+  for (char c : line) {
+    char x = (c == '|' || c == '\t') ? ' ' : c;
+    if (x == ' ' && (t.empty() || t.back() == ' ')) continue;
+    t += x;
+  }
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  if (t.empty()) return "";
+  ScannedLine s = ScanLine(t);
+  if (s.fields.size() != 1 || s.has_bar || s.fields[0].key.empty() || s.fields[0].total || s.timestamp_s) return "";
+  const ScannedField& f = s.fields[0];
+  // The key must be all the line holds before its value: "loss 0.48", not "Saving checkpoint 1000 to …".
+  size_t words = 0;
+  for (char c : f.key) words += c == ' ';
+  if (words > 3 || t.size() > f.key.size() + f.unit.size() + 32) return "";
+  return t;
+}
 
 std::vector<std::string_view> SplitGluedRecords(std::string_view line) {
   std::vector<std::string_view> out;

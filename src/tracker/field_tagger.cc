@@ -331,7 +331,10 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
       default:
         break;
     }
-    if (r.step_time_s) r.time_p = s;
+    if (r.step_time_s) {
+      r.time_p = p[i][k];
+      r.time_role = static_cast<FieldRole>(k);
+    }
   }
   if (auto [i, s] = best(role(FieldRole::kThroughput)); i >= 0) {
     const ScannedField& f = line.fields[i];

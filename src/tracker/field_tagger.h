@@ -92,6 +92,7 @@ struct TaggedRecord {
   std::string throughput_unit;
   double step_p = 0, time_p = 0, throughput_p = 0, loss_p = 0;  // the chosen fields' probabilities
   bool time_needs_previous = false;  // an interval or cumulative time with no previous record
+  FieldRole time_role = FieldRole::kOther;  // how the time field was read
 };
 
 // Reads `line` with `tagger`; `previous` as for FieldFeatures. A role is

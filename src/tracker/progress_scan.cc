@@ -44,10 +44,37 @@ ProgressScan::ProgressScan(ProgressScanOptions options, const LineClassifier* cl
 bool ProgressScan::Add(std::string_view line, int64_t index) {
   ++stats_.lines;
   stats_.bytes += static_cast<int64_t>(line.size()) + 1;
+  if (std::string row = TableRow(line); !row.empty()) {
+    std::string key = ScanLine(row).fields[0].key;
+    bool repeated = std::any_of(rows_.begin(), rows_.end(), [&](const Row& r) { return r.key == key; });
+    if (repeated || rows_.size() >= 64 || (!rows_.empty() && RowShape(rows_.back().line) != RowShape(line)))
+      FlushRows();
+    rows_.push_back({std::string(line), std::move(row), std::move(key), index});
+    return stats_.lines < options_.max_lines && !Enough();
+  }
+  FlushRows();
+  Record(line, index, options_.stage1);
+  return stats_.lines < options_.max_lines && !Enough();
+}
+
+void ProgressScan::FlushRows() {
+  if (rows_.empty()) return;
+  std::vector<Row> rows;
+  rows.swap(rows_);
+  if (rows.size() >= 3) {
+    std::string text;
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) text += (text.empty() ? "" : ", ") + it->text;
+    Record(text, rows.front().index, false);  // a table is metrics, whatever stage 1 says of its rows
+    return;
+  }
+  for (const Row& r : rows) Record(r.line, r.index, options_.stage1);
+}
+
+void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
   auto records = SplitGluedRecords(line);
   bool kept = false;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {
-    if (options_.stage1) {
+    if (filter) {
       LineScores scores = classifier_->Classify(*it, scratch_);
       if (!LineClassifier::IsProgressCandidate(scores, options_.stage1_margin)) continue;
       progress_like_ += scores.best == LineCategory::kProgress;
@@ -70,7 +97,6 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
     ++stats_.kept_lines;
     stats_.kept_bytes += static_cast<int64_t>(line.size()) + 1;
   }
-  return stats_.lines < options_.max_lines && !Enough();
 }
 
 int ProgressScan::Anchor() const {
@@ -96,6 +122,13 @@ bool ProgressScan::Enough() const {
 }
 
 ProgressReport ProgressScan::Finish() const {
+  if (rows_.empty()) return FinishNow();
+  ProgressScan rest = *this;  // the oldest rows are still pending: read them on a copy
+  rest.FlushRows();
+  return rest.FinishNow();
+}
+
+ProgressReport ProgressScan::FinishNow() const {
   ProgressReport r;
   int anchor = Anchor();
   if (anchor < 0) {
@@ -219,7 +252,13 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
     if (!r.total_steps) r.total_steps = t.total_steps;
   }
   if (t.loss && !r.loss) r.loss = t.loss;
-  if (t.step_time_s && !r.step_time_s) r.step_time_s = t.step_time_s;
+  // A time the vocabulary read per step that the tagger reads as a clock or
+  // a per-interval time ("Time 443.88s" every 500 updates) is replaced.
+  bool clock = t.time_role == FieldRole::kIntervalTime || t.time_role == FieldRole::kCumulativeTime;
+  if (t.step_time_s && (!r.step_time_s || (clock && t.time_p >= options_.tagger_clock_p))) {
+    r.step_time_s = t.step_time_s;
+    r.steady_step_time_s.reset();
+  }
   if (t.throughput && !r.throughput) {
     r.throughput = t.throughput;
     r.throughput_unit = t.throughput_unit;

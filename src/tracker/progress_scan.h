@@ -39,6 +39,7 @@ struct ProgressScanOptions {
   // vocabulary left unread (null: off).
   const FieldTagger* tagger = &FieldTagger::Default();
   double tagger_min_p = 0.5;
+  double tagger_clock_p = 0.7;  // the tagger's clock/interval reading replaces a per-step time
 };
 
 struct ProgressScanStats {
@@ -70,6 +71,16 @@ class ProgressScan {
     ScannedLine scanned;
   };
   void ApplyTagger(int anchor, ProgressReport& r) const;
+  // Rows of a metrics table or a multi-line record (field_scanner.h
+  // TableRow), newest first, until a line that is not one ends them: three or
+  // more with distinct keys are read as one record.
+  struct Row {
+    std::string line, text, key;
+    int64_t index;
+  };
+  void Record(std::string_view text, int64_t index, bool filter);
+  void FlushRows();
+  ProgressReport FinishNow() const;
   bool Enough() const;
   int Anchor() const;
   size_t RegionEnd(int anchor) const;
@@ -79,6 +90,7 @@ class ProgressScan {
   const LineClassifier* classifier_;
   LineClassifier::Scratch scratch_;
   std::vector<Entry> entries_;  // training lines, newest first
+  std::vector<Row> rows_;
   int first_step_ = -1;         // the anchor once a step is seen
   std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
   std::vector<std::pair<int64_t, std::string>> context_;

@@ -137,7 +137,7 @@ std::vector<FieldTagger::Example> LabelledFields(const TrackerCase& c, LabelStat
                                                  int earlier_records) {
   ++stats->logs;
   std::vector<ScannedLine> records;
-  for (const auto& line : SplitLogText(c.log))
+  for (const auto& line : JoinTableRows(SplitLogText(c.log)))
     for (auto r : SplitGluedRecords(line)) {
       ScannedLine s = ScanLine(r);
       if (!s.fields.empty()) records.push_back(std::move(s));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -102,6 +103,29 @@ TEST(FieldScanner, TimestampsAndGluedRecords) {
   ASSERT_EQ(eta.size(), 2u);
   EXPECT_EQ(eta[1].substr(0, 4), "2021");
   EXPECT_EQ(SplitGluedRecords("2021-07-14 13:52:36,901 - mmcls - INFO - Epoch [1][2/3]").size(), 1u);
+}
+
+TEST(FieldScanner, TimestampsAfterTagsAndGlog) {
+  ScannedLine t = ScanLine("[rank0]:[titan] 2026-05-18 16:04:48,577 - root - INFO - step: 16  loss:  3.05");
+  ASSERT_TRUE(t.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*t.timestamp_s, 86400.0), 16 * 3600 + 4 * 60 + 48.577, 1e-6);
+  ScannedLine g = ScanLine("I1011 13:38:08.128839 140115512289024 logging_writer.py:35] [4680] steps_per_sec=119.3");
+  ASSERT_TRUE(g.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*g.timestamp_s, 86400.0), 13 * 3600 + 38 * 60 + 8.128839, 1e-6);
+  EXPECT_DOUBLE_EQ(g.timestamp_resolution_s, 1e-6);
+}
+
+TEST(FieldScanner, TableRowsJoinIntoOneRecord) {
+  EXPECT_EQ(TableRow("|    ep_len_mean          | 200       |"), "ep_len_mean 200");
+  EXPECT_EQ(TableRow("---------------------------------------"), "");
+  EXPECT_EQ(TableRow("| rollout/                |           |"), "");
+  EXPECT_EQ(TableRow("2024-01-01 10:00:00 step 5 loss 0.3"), "");
+  std::vector<std::string> lines = {"----", "| a | 1 |", "| b | 2 |", "| loss | 0.5 |", "----",
+                                    "| a | 3 |", "| b | 4 |", "plain line 7"};
+  auto records = JoinTableRows(lines);
+  ASSERT_EQ(records.size(), 6u);
+  EXPECT_EQ(records[1], "a 1, b 2, loss 0.5");
+  EXPECT_EQ(records[3], "| a | 3 |");  // two rows are not a table
 }
 
 TEST(FieldScanner, KeysUnitsAndCounters) {
