@@ -132,6 +132,7 @@ ProgressReport ProgressScan::FinishNow() const {
   ProgressReport r;
   int anchor = Anchor();
   if (anchor < 0) {
+    if (TagUnreadLines(r)) return r;
     r.confidence = Confidence(r, anchor);
     return r;
   }
@@ -230,6 +231,74 @@ ProgressReport ProgressScan::FinishNow() const {
   r.lines_used.assign(used.begin(), used.end());
   r.confidence = Confidence(r, anchor);
   return r;
+}
+
+// No line the key vocabulary reads as training: the tagger reads the newest
+// stage-1 line whose layout repeats (a record and the one before it), and
+// reports it when it finds a step there.
+bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
+  if (!options_.tagger || options_.tagger->empty()) return false;
+  std::vector<std::pair<int64_t, ScannedLine>> lines;
+  for (const auto& [index, text] : context_) {
+    ScannedLine s = ScanLine(text);
+    if (s.fields.size() < 2 || InterpretScanned(s).is_eval) continue;
+    lines.emplace_back(index, std::move(s));
+  }
+  auto shape = [](const ScannedLine& s) {
+    std::string k;
+    for (const auto& f : s.fields) k += (f.total ? "#/#" : f.key) + "|";
+    return k;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string key = shape(lines[i].second);
+    const ScannedLine* previous = nullptr;
+    int64_t previous_index = -1;
+    for (size_t j = i + 1; j < lines.size() && !previous; ++j)
+      if (shape(lines[j].second) == key) {
+        previous = &lines[j].second;
+        previous_index = lines[j].first;
+      }
+    if (!previous) continue;
+    TaggedRecord t = TagRecord(*options_.tagger, lines[i].second, previous, options_.tagger_min_p);
+    // Sure enough to stand alone: a step the tagger is sure of, that climbed
+    // since the previous record, beside a loss or a time.
+    if (!t.step || t.step_p < 0.8 || !(t.loss || t.step_time_s)) continue;
+    bool climbed = false;
+    for (size_t f = 0; f < lines[i].second.fields.size(); ++f) {
+      const auto& now = lines[i].second.fields[f];
+      if (now.integer && static_cast<int64_t>(now.value) == *t.step) climbed = previous->fields[f].value < now.value;
+    }
+    if (!climbed) continue;
+    r.status = ProgressReport::Status::kOk;
+    r.step = t.step;
+    r.total_steps = t.total_steps;
+    r.step_time_s = t.step_time_s;
+    r.loss = t.loss;
+    if (t.throughput) {
+      r.throughput = t.throughput;
+      r.throughput_unit = t.throughput_unit;
+    }
+    if (!r.step_time_s && lines[i].second.timestamp_s && previous->timestamp_s) {
+      // The step counters' climb against the stamps' (as for the anchor).
+      for (size_t f = 0; f < lines[i].second.fields.size(); ++f) {
+        const auto& now = lines[i].second.fields[f];
+        if (!now.integer || static_cast<int64_t>(now.value) != *t.step) continue;
+        double ds = now.value - previous->fields[f].value;
+        double dt = *lines[i].second.timestamp_s - *previous->timestamp_s;
+        if (ds > 0 && dt >= 20 * lines[i].second.timestamp_resolution_s) r.step_time_s = dt / ds;
+        break;
+      }
+    }
+    if (r.step && r.total_steps && *r.total_steps > 0) {
+      r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
+      if (r.step_time_s) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *r.step_time_s;
+    }
+    r.lines_used = {previous_index, lines[i].first};
+    std::sort(r.lines_used.begin(), r.lines_used.end());
+    r.confidence = 0.5;  // the tagger alone: below the cascade's threshold
+    return true;
+  }
+  return false;
 }
 
 // The tagger's reading of the anchor record fills the facts the key

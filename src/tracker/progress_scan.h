@@ -71,6 +71,7 @@ class ProgressScan {
     ScannedLine scanned;
   };
   void ApplyTagger(int anchor, ProgressReport& r) const;
+  bool TagUnreadLines(ProgressReport& r) const;
   // Rows of a metrics table or a multi-line record (field_scanner.h
   // TableRow), newest first, until a line that is not one ends them: three or
   // more with distinct keys are read as one record.

@@ -5,6 +5,7 @@
 
 #include "tracker/evaluation.h"
 #include "tracker/field_tagger.h"
+#include "tracker/progress_scan.h"
 #include "tracker/tagger_training.h"
 
 namespace schedmate {
@@ -67,6 +68,38 @@ TEST(FieldTagger, LearnsRolesAndReadsRecords) {
   EXPECT_NEAR(*r.step_time_s, 0.5, 1e-9);  // (105 − 100) s over 10 steps
   // Without the previous record a clock gives no step time.
   EXPECT_FALSE(TagRecord(*parsed, line, nullptr).step_time_s.has_value());
+}
+
+TEST(FieldTagger, ReadsALogTheVocabularyCannot) {
+  // "pass N | objective X | wall T": no key the vocabulary knows; the tagger
+  // (trained on other logs of this shape) reports it, with a confidence the
+  // cascade would send to an LLM.
+  std::vector<FieldTagger::Example> examples;
+  LabelStats st;
+  for (int run = 0; run < 30; ++run) {
+    std::string log;
+    for (int k = 1; k <= 5; ++k)
+      log += "pass " + std::to_string(k * 10 + run) + " | objective " + std::to_string(3.0 - k * 0.1) + " | wall " +
+             std::to_string(k * (2.0 + run * 0.1)) + "\n";
+    ProgressTruth t;
+    t.step = 50 + run;
+    t.loss = 2.5;
+    t.step_time_s = (2.0 + run * 0.1) / 10;
+    for (auto& e : LabelledFields(Case(log, t), &st)) examples.push_back(std::move(e));
+  }
+  FieldTagger tagger = FieldTagger::Train(examples, {});
+  ProgressScanOptions o;
+  o.tagger = &tagger;
+  std::vector<std::string> lines = {"pass 700 | objective 1.5 | wall 100.0", "some other line",
+                                    "pass 710 | objective 1.4 | wall 105.0"};
+  ProgressReport r = ScanProgress(lines, o);
+  EXPECT_EQ(r.status, ProgressReport::Status::kOk);
+  EXPECT_EQ(r.step, 710);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 0.5, 1e-9);
+  EXPECT_LT(r.confidence, 0.75);
+  o.tagger = nullptr;
+  EXPECT_NE(ScanProgress(lines, o).status, ProgressReport::Status::kOk);
 }
 
 TEST(FieldTagger, WeightsErrorsNameTheLine) {
