@@ -110,6 +110,16 @@ size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
       }
   }
   size_t date = MatchYmd(s, i, &days);
+  // "19-08-09 08:27:27.746" (BasicSR): a two-digit year, only before a clock.
+  if (date == 0 && CountDigits(s, i) == 2 && i + 11 < s.size() && s[i + 2] == '-' && s[i + 5] == '-' &&
+      CountDigits(s, i + 3) == 2 && CountDigits(s, i + 6) == 2 && s[i + 8] == ' ' && CountDigits(s, i + 9) == 2 &&
+      s[i + 11] == ':') {
+    int m = ParseInt(s, i + 3, 2), d = ParseInt(s, i + 6, 2);
+    if (m >= 1 && m <= 12 && d >= 1 && d <= 31) {
+      days = DaysFromCivil(2000 + ParseInt(s, i, 2), m, d);
+      date = 8;
+    }
+  }
   if (date == 0) date = MatchMd(s, i, &days);
   size_t t = i;
   if (date > 0) {
@@ -141,6 +151,21 @@ bool IsBarByte(std::string_view s, size_t i) {
 }
 
 bool IsUnitChar(char c) { return IsAlpha(c) || c == '/' || c == '%'; }
+
+// A word that is a unit ("ms", "s", "%", "tokens/s", "GiB"), not a name ("data").
+bool IsUnitWord(std::string_view w) {
+  if (w.find('/') != std::string_view::npos || w.find('%') != std::string_view::npos) return true;
+  std::string l;
+  for (char c : w) l += Lower(c);
+  static constexpr std::string_view kUnits[] = {
+      "s", "sec", "secs", "second", "seconds", "ms", "msec", "us", "min", "mins", "minute", "minutes", "h", "hr",
+      "hrs", "hour", "hours", "m", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "tokens", "token", "tok",
+      "toks", "samples", "sample", "images", "image", "img", "imgs", "words", "it", "its", "iter", "iters", "steps",
+      "step", "flops", "tflops", "gflops", "pflops", "w", "hz", "khz", "fps", "x", "k"};
+  for (auto u : kUnits)
+    if (l == u) return true;
+  return false;
+}
 
 bool IsKnownSpacedUnit(std::string_view w) {
   static constexpr std::string_view kUnits[] = {"s", "sec", "secs", "seconds", "ms", "msec"};
@@ -186,9 +211,11 @@ void ExtractKey(std::string_view text, ScannedField* f) {
       std::string_view inside = t.substr(open + 1, t.size() - open - 2);
       bool unit_like = !inside.empty() && inside.size() <= 16;
       for (char c : inside) unit_like = unit_like && IsUnitChar(c);
-      if (unit_like) {
+      if (unit_like && IsUnitWord(inside)) {
         f->unit = std::string(inside);
         t = t.substr(0, open);
+      } else if (unit_like) {
+        t = t.substr(0, open);  // "time (data): 0.86 (0.002)": names the value in parentheses, not a unit
       }
     }
   }

@@ -115,6 +115,18 @@ TEST(FieldScanner, TimestampsAfterTagsAndGlog) {
   EXPECT_DOUBLE_EQ(g.timestamp_resolution_s, 1e-6);
 }
 
+TEST(FieldScanner, TwoDigitYearsAndNamedParentheses) {
+  ScannedLine y = ScanLine("19-08-09 08:27:27.746 - INFO: <epoch: 87, iter: 107,400, lr:2.500e-05> l_g_pix: 1.5e-03");
+  ASSERT_TRUE(y.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*y.timestamp_s, 86400.0), 8 * 3600 + 27 * 60 + 27.746, 1e-6);
+  // "(data)" names the parenthesised value; the one before it is the iteration time.
+  ProgressLine p = InterpretLine("[train..][epoch:  0, iter:  25,391, lr:(2.000e-04,)] [eta: 6 days, 20:45:16, "
+                                 "time (data): 0.674 (0.005)] l_pix: 0.01");
+  ASSERT_TRUE(p.step_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*p.step_time_s, 0.674);
+  EXPECT_EQ(p.step, 25391);
+}
+
 TEST(FieldScanner, TableRowsJoinIntoOneRecord) {
   EXPECT_EQ(TableRow("|    ep_len_mean          | 200       |"), "ep_len_mean 200");
   EXPECT_EQ(TableRow("---------------------------------------"), "");
