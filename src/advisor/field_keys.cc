@@ -67,6 +67,12 @@ KeyField Batch(const Words& w) {
 }
 
 KeyField Steps(const Words& w) {
+  // An RL budget in environment steps or frames: num_env_steps, train_for_env_steps, num_train_frames.
+  bool env = Has(w, "env") || Has(w, "environment");
+  bool part = HasAny(w, {"per", "eval", "log", "save", "warmup", "step", "collect", "collection", "rollout", "batch"});
+  if ((env && HasAny(w, {"steps", "timesteps", "frames"}) && !part) ||
+      (Has(w, "frames") && HasAny(w, {"train", "total", "training"}) && !HasAny(w, {"per", "eval", "warmup"})))
+    return {"steps", 3};
   static const std::set<std::string> kUnits = {"steps", "step", "iters", "iter", "iterations", "iteration",
                                                "updates", "update", "timesteps", "kimg", "itrs", "its"};
   std::string unit;

@@ -47,6 +47,10 @@ TEST(FieldKeys, ReadsKeysByTheirWords) {
   EXPECT_EQ(ClassifyKey("fp16.enabled").field, "fp16");
   EXPECT_EQ(ClassifyKey("mixed_precision").field, "precision");
   EXPECT_EQ(ClassifyKey("lrate").field, "learning_rate");
+  EXPECT_EQ(ClassifyKey("train_for_env_steps").field, "steps");  // RL budgets
+  EXPECT_EQ(ClassifyKey("num_train_frames").field, "steps");
+  EXPECT_EQ(ClassifyKey("num_frames").field, "");  // a video clip's length
+  EXPECT_EQ(ClassifyKey("env_steps_per_update").field, "");
   EXPECT_EQ(ClassifyKey("TRAIN.lr_encoder").field, "learning_rate");
   EXPECT_LT(ClassifyKey("lr_encoder").specificity, ClassifyKey("lr").specificity);  // one part's rate
   EXPECT_EQ(ClassifyKey("lr_mult").field, "");
