@@ -16,14 +16,16 @@ namespace schedmate {
 
 struct FailureCase {
   std::string id, log;
+  std::string source;  // where it was published (url, else source), "" for synthetic sets
+  std::string split;   // "dev" / "val" in a corpus split once by source, else ""
   FailureDiagnosis::ErrorType category = FailureDiagnosis::ErrorType::kUnknown;
   std::optional<std::string> component;
   int64_t root_cause_line_index = -1;
 };
 
 // Records: {"id", "category": infrastructure|framework|user,
-// "faulty_component", "root_cause_line_index", "log"}. Errors name
-// file:line:field.
+// "faulty_component", "root_cause_line_index", "log"}, and in a corpus "url"
+// or "source" and "split" ("dev"/"val"). Errors name file:line:field.
 Result<std::vector<FailureCase>> LoadFailureCases(const std::string& path);
 
 // Any method: the log text → a diagnosis (root_cause_line_index 0-based).
@@ -35,6 +37,7 @@ struct FailureScores {
   int three_way = 0;
   int infra_cases = 0, component_ok = 0;
   int root_exact = 0, root_near = 0;   // exact, within ±3 lines
+  int unknown = 0;                     // answered `unknown`
   double latency_ms_mean = 0, latency_ms_max = 0;
   double Precision() const { return tp + fp ? double(tp) / (tp + fp) : 0; }
   double Recall() const { return tp + fn ? double(tp) / (tp + fn) : 0; }
