@@ -52,6 +52,14 @@ int StepKeyRank(std::string_view k) {
     return 2;
   if (In(k, {"num updates", "updates", "update"})) return 3;
   if (In(k, {"batch", "batch idx", "batch id"})) return 4;
+  if (In(k, {"iters", "steps"})) return 5;
+  // "the current batch 2000", "global iter 15": a step noun qualified by
+  // position words (never by evaluation or size words).
+  std::string_view last = LastWord(k), first = FirstWord(k);
+  bool qualifier_ok = !IsEvalPrefix(first) && k.find("size") == std::string_view::npos &&
+                      k.find("per") == std::string_view::npos && k.find("num") == std::string_view::npos &&
+                      k.find("total") == std::string_view::npos && k.find("max") == std::string_view::npos;
+  if (qualifier_ok && k.size() <= 24 && In(last, {"step", "iter", "iteration", "batch"})) return 6;
   return -1;
 }
 
@@ -255,6 +263,10 @@ struct Builder {
     if (!stepish || !IsCount(f) || *f.total <= 0 || *f.total >= 1e15) return;
     has_counter = true;
     int rank = f.follows_bar ? -1 : 0;  // YOLO prints "epoch/epochs" first, the bar's counter later
+    // Of several counters, a global one over an inner one ("inner iter 3/8 | global iter 15/5000").
+    std::string_view first = FirstWord(k);
+    if (first == "global" || first == "total" || first == "overall") rank -= 2;
+    if (In(first, {"inner", "sub", "micro", "local", "ppo", "mini"})) rank += 1;
     if (step_rank <= rank) return;
     step_rank = rank;
     out.step = static_cast<int64_t>(f.value);

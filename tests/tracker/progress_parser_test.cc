@@ -26,6 +26,11 @@ struct Expect {
 constexpr std::nullopt_t N = std::nullopt;
 
 const Expect kCases[] = {
+    {"a step noun with a position word", "2025-04-09 11:43:36,285  --INFO --the current batch 2000, loss:0.976",
+     2000, N, N, 0.976, N},
+    {"global over inner counter", "train | inner iter:   3/  8 | ppo epoch:  3/ 4 | global iter:     15/  5000| tot_loss: 3.21",
+     15, 5000, N, 3.21, N},
+    {"iters key", "        iters: 200, epoch: 5 | loss: 0.1428038", 200, N, N, 0.1428038, N},
     {"lightning tqdm", "Epoch 3:  45%|████▌     | 352/782 [00:21<00:26, 16.40it/s, loss=0.512, v_num=1]",
      352, 782, 1 / 16.40, 0.512, N},
     {"lightning rich", "Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━ 312/469 0:00:12 • 0:00:06 25.61it/s v_num: 0 train_loss: 0.543",
