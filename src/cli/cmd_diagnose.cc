@@ -153,6 +153,7 @@ void EvalFailures(const EvalFailuresArgs& a) {
   FailureScores s = ScoreFailures(*cases, located, &outcomes);
   FailureScores st = ScoreFailures(*cases, tail);
   FailureScores sl = ScoreFailures(*cases, last);
+  const int all_llm_answers = llm_answers, all_cascade_calls = cascade_calls;  // before the parts run again
   // A corpus's development and validation parts, apart.
   struct Part {
     const char* name;
@@ -166,6 +167,8 @@ void EvalFailures(const EvalFailuresArgs& a) {
     if (part.empty()) continue;
     parts.push_back({split, ScoreFailures(part, located), ScoreFailures(part, tail), ScoreFailures(part, last)});
   }
+  llm_answers = all_llm_answers;
+  cascade_calls = all_cascade_calls;
   if (a.json) {
     Json j = {{"dataset", a.dataset}, {"backend", a.backend}, {"llm_answers", llm_answers},
               {"cascade_llm_calls", cascade_calls}, {"locator", ScoresJson(s)},
