@@ -4,10 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <numeric>
 
-#include "core/random.h"
 #include "tracker/progress_line.h"
 
 namespace schedmate {
@@ -181,81 +178,33 @@ const FieldTagger& FieldTagger::Default() {
   return *tagger;
 }
 
+static std::vector<std::string> RoleNames() { return {kRoleNames.begin(), kRoleNames.end()}; }
+
 Result<FieldTagger> FieldTagger::Parse(std::string_view tsv) {
+  ASSIGN_OR_RETURN(LinearModel m, LinearModel::Parse(tsv, RoleNames(), "field tagger weights"));
   FieldTagger t;
-  size_t start = 0;
-  int line_no = 0;
-  while (start < tsv.size()) {
-    size_t nl = tsv.find('\n', start);
-    std::string_view row = tsv.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
-    start = nl == std::string_view::npos ? tsv.size() : nl + 1;
-    ++line_no;
-    if (row.empty() || row[0] == '#') continue;
-    size_t a = row.find('\t');
-    size_t b = a == std::string_view::npos ? a : row.find('\t', a + 1);
-    if (b == std::string_view::npos)
-      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": expected feature<TAB>role<TAB>weight");
-    auto role = ParseFieldRole(row.substr(a + 1, b - a - 1));
-    if (!role)
-      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": unknown role '" +
-                             std::string(row.substr(a + 1, b - a - 1)) + "'");
-    std::string w(row.substr(b + 1));
-    char* end = nullptr;
-    double v = std::strtod(w.c_str(), &end);
-    if (end == w.c_str() || !std::isfinite(v))
-      return InvalidArgument("field tagger weights line " + std::to_string(line_no) + ": bad weight '" + w + "'");
-    auto& slot = t.weights_[std::string(row.substr(0, a))];
-    slot[static_cast<int>(*role)] = static_cast<float>(v);
-  }
+  t.model_ = std::move(m);
   return t;
 }
 
 FieldTagger::Scores FieldTagger::Probabilities(const std::vector<std::string>& features) const {
-  Scores z{};
-  for (const auto& f : features)
-    if (auto it = weights_.find(f); it != weights_.end())
-      for (int k = 0; k < kNumFieldRoles; ++k) z[k] += it->second[k];
-  double m = *std::max_element(z.begin(), z.end());
-  double sum = 0;
-  for (double& x : z) sum += (x = std::exp(x - m));
-  for (double& x : z) x /= sum;
-  return z;
+  Scores out{};
+  if (model_.empty()) {
+    out.fill(1.0 / kNumFieldRoles);
+    return out;
+  }
+  std::vector<double> p = model_.Probabilities(features);
+  for (int k = 0; k < kNumFieldRoles; ++k) out[k] = p[k];
+  return out;
 }
 
 FieldTagger FieldTagger::Train(const std::vector<Example>& examples, const TrainOptions& o) {
+  std::vector<LinearModel::Example> ex;
+  ex.reserve(examples.size());
+  for (const auto& e : examples) ex.push_back({e.features, static_cast<int>(e.role), e.weight});
   FieldTagger t;
-  std::vector<size_t> order(examples.size());
-  std::iota(order.begin(), order.end(), 0);
-  Rng rng(o.seed);
-  for (int epoch = 0; epoch < o.epochs; ++epoch) {
-    for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.Below(i)]);
-    double rate = o.rate / (1 + epoch * 0.2);
-    for (size_t idx : order) {
-      const Example& ex = examples[idx];
-      Scores p = t.Probabilities(ex.features);
-      for (const auto& f : ex.features) {
-        auto& w = t.weights_[f];
-        for (int k = 0; k < kNumFieldRoles; ++k) {
-          double grad = p[k] - (k == static_cast<int>(ex.role) ? 1.0 : 0.0);
-          w[k] -= static_cast<float>(rate * (ex.weight * grad + o.l2 * w[k]));
-        }
-      }
-    }
-  }
+  t.model_ = LinearModel::Train(RoleNames(), ex, o);
   return t;
-}
-
-std::string FieldTagger::Dump(double min_weight) const {
-  std::map<std::string, std::array<float, kNumFieldRoles>> sorted(weights_.begin(), weights_.end());
-  std::string out;
-  char buf[32];
-  for (const auto& [f, w] : sorted)
-    for (int k = 0; k < kNumFieldRoles; ++k) {
-      if (std::fabs(w[k]) < min_weight) continue;
-      std::snprintf(buf, sizeof buf, "%.4g", w[k]);
-      out += f + '\t' + std::string(kRoleNames[k]) + '\t' + buf + '\n';
-    }
-  return out;
 }
 
 TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const ScannedLine* previous, double min_p) {

@@ -19,10 +19,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/status.h"
+#include "text/linear_model.h"
 #include "tracker/field_scanner.h"
 
 namespace schedmate {
@@ -66,22 +66,17 @@ class FieldTagger {
     FieldRole role = FieldRole::kOther;
     double weight = 1;
   };
-  struct TrainOptions {
-    int epochs = 30;
-    double rate = 0.2;
-    double l2 = 1e-4;
-    uint64_t seed = 1;
-  };
+  using TrainOptions = LinearModel::TrainOptions;
   static FieldTagger Train(const std::vector<Example>& examples, const TrainOptions& options);
 
   // Role probabilities of one field (softmax over the roles).
   Scores Probabilities(const std::vector<std::string>& features) const;
-  bool empty() const { return weights_.empty(); }
+  bool empty() const { return model_.empty(); }
   // The model as TSV; weights smaller than `min_weight` in size are left out.
-  std::string Dump(double min_weight = 1e-4) const;
+  std::string Dump(double min_weight = 1e-4) const { return model_.Dump(min_weight); }
 
  private:
-  std::unordered_map<std::string, std::array<float, kNumFieldRoles>> weights_;
+  LinearModel model_;
 };
 
 // One record read by the tagger: the field chosen for each role and the
