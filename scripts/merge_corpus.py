@@ -105,7 +105,8 @@ def main():
                 raise ValueError(f"{where}: field 'url': expected an address, got {rec['url']!r}")
             if not rec["log"].strip():
                 raise ValueError(f"{where}: field 'log' is empty")
-            if rec["url"] in realdata_urls or (rec["url"], rec["log"]) in seen:
+            one_per_thread = a.kind == "failure" and any(u == rec["url"] for u, _ in seen)
+            if rec["url"] in realdata_urls or (rec["url"], rec["log"]) in seen or one_per_thread:
                 skipped.append(f"{where}: {rec['url']} already in the corpus or in realdata")
                 continue
             seen.add((rec["url"], rec["log"]))

@@ -113,7 +113,8 @@ void Diagnose(const DiagnoseArgs& a) {
 
 struct EvalFailuresArgs {
   std::string dataset;
-  bool json = false, verbose = false;
+  bool json = false, verbose = false, no_model = false;
+  std::string model_dir;
   std::string backend = "embedded";
   int context = 200;
   LlmArgs llm;
@@ -135,11 +136,19 @@ void EvalFailures(const EvalFailuresArgs& a) {
   if (!cases.ok()) CommandFailed(cases.status());
   Backend backend(a.backend, a.llm);
   SignatureBase::Default();  // built once, outside the timed cases
+  const FailureModel* model = a.no_model ? nullptr : &FailureModel::Default();
+  FailureModel custom;
+  if (!a.model_dir.empty()) {
+    auto m = LoadFailureModel(a.model_dir);
+    if (!m.ok()) CommandFailed(m.status());
+    custom = std::move(*m);
+    model = &custom;
+  }
   int llm_answers = 0, cascade_calls = 0;
   FailureMethod located = [&](const std::string& log) {
     LocateOptions o;
     o.context_lines = a.context;  // 200 in the paper's module evaluation
-    auto r = DiagnoseLog(*StringSource(log), o);
+    auto r = DiagnoseLog(*StringSource(log), o, model);
     if (!r.ok()) return FailureDiagnosis{};
     cascade_calls += r->diagnosis.confidence < backend.choice.cascade_threshold;
     std::string by;
@@ -147,7 +156,7 @@ void EvalFailures(const EvalFailuresArgs& a) {
     llm_answers += by == "llm";
     return d;
   };
-  FailureMethod tail = [](const std::string& log) { return DiagnoseTail(log, 500); };
+  FailureMethod tail = [&](const std::string& log) { return DiagnoseTail(log, 500, model); };
   FailureMethod last = [](const std::string& log) { return DiagnoseLastError(log); };
   std::vector<FailureOutcome> outcomes;
   FailureScores s = ScoreFailures(*cases, located, &outcomes);
@@ -258,6 +267,10 @@ void AddEvalFailuresCommand(CLI::App* eval) {
       ->required();
   cmd->add_flag("--json", a->json, "Print the metrics as JSON");
   cmd->add_flag("--verbose,-v", a->verbose, "List every case");
+  cmd->add_flag("--no-model", a->no_model, "Signatures only (skip the learned classifier)");
+  cmd->add_option("--model-dir", a->model_dir,
+                  "Directory with failure_line_model.tsv and failure_class_model.tsv (from `schedmate train "
+                  "failure-model`) instead of the embedded ones");
   cmd->add_option("--context", a->context, "Lines classified around the located failure (the paper's module "
                                            "evaluation uses 200)")
       ->capture_default_str()->check(CLI::Range(10, 100000));

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "failure/evaluation.h"
+#include "failure/failure_model.h"
 #include "tracker/evaluation.h"
 #include "tracker/field_tagger.h"
 #include "tracker/tagger_training.h"
@@ -74,6 +76,55 @@ void TrainTagger(const TrainTaggerArgs& a) {
   std::printf("wrote %s\n", a.out.c_str());
 }
 
+struct TrainFailureArgs {
+  std::vector<std::string> datasets;
+  std::string out_dir = "data";
+  int epochs = 30;
+  double rate = 0.2, l2 = 1e-4, min_weight = 0.01, root_weight = 8;
+};
+
+void TrainFailureModel(const TrainFailureArgs& a) {
+  std::vector<LinearModel::Example> line, klass;
+  const SignatureBase& base = SignatureBase::Default();
+  for (const auto& d : a.datasets) {
+    auto cases = LoadFailureCases(d);
+    if (!cases.ok()) CommandFailed(cases.status());
+    int used = 0, val = 0;
+    for (const auto& c : *cases) {
+      if (c.split == "val") {
+        ++val;
+        continue;
+      }
+      FailureExamples(c, base, &line, &klass, a.root_weight);
+      ++used;
+    }
+    std::printf("%s: %d logs trained on (%d validation logs left out)\n", d.c_str(), used, val);
+  }
+  if (klass.empty()) CommandFailed(InvalidArgument("no training logs"));
+  LinearModel::TrainOptions o;
+  o.epochs = a.epochs;
+  o.rate = a.rate;
+  o.l2 = a.l2;
+  std::fprintf(stderr, "training on %zu lines and %zu logs…\n", line.size(), klass.size());
+  LinearModel lm = LinearModel::Train(RootLineClassNames(), line, o);
+  LinearModel km = LinearModel::Train(FailureClassNames(), klass, o);
+  int right = 0;
+  for (const auto& ex : klass) right += km.Best(ex.features) == ex.label;
+  std::printf("class model training accuracy %.1f %% over %zu logs\n", 100.0 * right / klass.size(), klass.size());
+  auto write = [&](const std::string& name, const LinearModel& m, const char* what) {
+    std::string path = a.out_dir + "/" + name;
+    std::ofstream out(path, std::ios::binary);
+    if (!out) CommandFailed(NotFound(path + ": cannot write"));
+    out << "# The Failure Handler's " << what << " (src/failure/failure_model.h): feature<TAB>class<TAB>weight.\n"
+        << "# Written by `schedmate train failure-model`; do not edit by hand. Trained on:";
+    for (const auto& d : a.datasets) out << ' ' << d;
+    out << " (development records only).\n" << m.Dump(a.min_weight);
+    std::printf("wrote %s\n", path.c_str());
+  };
+  write("failure_line_model.tsv", lm, "root-line model");
+  write("failure_class_model.tsv", km, "class model");
+}
+
 }  // namespace
 
 void AddTrainCommand(CLI::App& app) {
@@ -99,6 +150,24 @@ void AddTrainCommand(CLI::App& app) {
   t->add_option("--min-weight", a->min_weight, "Weights smaller than this are not written (a smaller model)")
       ->capture_default_str();
   t->callback([a] { TrainTagger(*a); });
+
+  auto f = std::make_shared<TrainFailureArgs>();
+  CLI::App* fm = cmd->add_subcommand(
+      "failure-model",
+      "Fit the Failure Handler's learned classifier (root-line and class models) on failed logs with labels\n"
+      "(JSONL, the `eval failures` format); records with \"split\": \"val\" are never read. Example:\n"
+      "  schedmate train failure-model --dataset data/eval/failure_real.jsonl \\\n"
+      "    --dataset ../shared/realdata/failures.jsonl --out-dir data");
+  fm->add_option("--dataset", f->datasets, "JSONL failed logs with labels (repeatable)")->required();
+  fm->add_option("--out-dir", f->out_dir, "Directory for failure_line_model.tsv and failure_class_model.tsv")
+      ->capture_default_str();
+  fm->add_option("--epochs", f->epochs, "Passes over the examples")->capture_default_str()->check(CLI::Range(1, 500));
+  fm->add_option("--rate", f->rate, "Learning rate of the first pass")->capture_default_str();
+  fm->add_option("--l2", f->l2, "L2 penalty")->capture_default_str();
+  fm->add_option("--root-weight", f->root_weight, "Weight of the root-cause line among a log's lines")
+      ->capture_default_str();
+  fm->add_option("--min-weight", f->min_weight, "Weights smaller than this are not written")->capture_default_str();
+  fm->callback([f] { TrainFailureModel(*f); });
 }
 
 }  // namespace schedmate

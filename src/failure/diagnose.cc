@@ -18,19 +18,19 @@ LineWindow SplitNumbered(const std::string& log) {
 
 }  // namespace
 
-Result<DiagnoseResult> DiagnoseLog(const ByteSource& log, const LocateOptions& options) {
+Result<DiagnoseResult> DiagnoseLog(const ByteSource& log, const LocateOptions& options, const FailureModel* model) {
   DiagnoseResult out;
   ASSIGN_OR_RETURN(out.located, LocateFailure(log, options));
-  RootCauseDetail d = DiagnoseWindow(out.located.window);
+  RootCauseDetail d = model ? DiagnoseWindowLearned(out.located.window, *model) : DiagnoseWindow(out.located.window);
   out.diagnosis = std::move(d.diagnosis);
   out.signature_id = d.signature_id;
   return out;
 }
 
-FailureDiagnosis DiagnoseTail(const std::string& log, int lines) {
+FailureDiagnosis DiagnoseTail(const std::string& log, int lines, const FailureModel* model) {
   LineWindow w = SplitNumbered(log);
   if (static_cast<int>(w.size()) > lines) w.erase(w.begin(), w.end() - lines);
-  return DiagnoseWindow(w).diagnosis;
+  return model ? DiagnoseWindowLearned(w, *model).diagnosis : DiagnoseWindow(w).diagnosis;
 }
 
 FailureDiagnosis DiagnoseLastError(const std::string& log) {

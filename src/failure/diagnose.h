@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/facts.h"
+#include "failure/failure_model.h"
 #include "failure/locator.h"
 
 namespace schedmate {
@@ -17,10 +18,14 @@ struct DiagnoseResult {
   Located located;  // where the search looked, and what it read
 };
 
-Result<DiagnoseResult> DiagnoseLog(const ByteSource& log, const LocateOptions& options = {});
+// `model`: the learned classifier for what no signature is sure of
+// (failure_model.h); null: signatures only.
+Result<DiagnoseResult> DiagnoseLog(const ByteSource& log, const LocateOptions& options = {},
+                                   const FailureModel* model = &FailureModel::Default());
 
-// Baseline 1: classify only the last `lines` lines (no search).
-FailureDiagnosis DiagnoseTail(const std::string& log, int lines = 500);
+// Baseline 1: classify only the last `lines` lines (no search), the same way.
+FailureDiagnosis DiagnoseTail(const std::string& log, int lines = 500,
+                              const FailureModel* model = &FailureModel::Default());
 // Baseline 2: no locator — the last failure line of the log is taken as the
 // root cause (what reading a log from its end gives).
 FailureDiagnosis DiagnoseLastError(const std::string& log);

@@ -78,6 +78,10 @@ struct Candidate {
 
 }  // namespace
 
+bool IsTracebackCodeLine(const LineWindow& window, size_t i) { return IsTracebackCode(window, i); }
+
+std::string_view WithoutLogPrefixes(std::string_view line) { return StripPrefixes(line); }
+
 std::string ExceptionType(std::string_view line) {
   std::string_view s = StripPrefixes(line);
   size_t i = 0;

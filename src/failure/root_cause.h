@@ -39,6 +39,13 @@ RootCauseDetail DiagnoseWindow(const LineWindow& window,
 // "[rank5]: ValueError: File … not found."), or empty.
 std::string ExceptionType(std::string_view line);
 
+// Source code a Python traceback echoes (an indented line after `File "…",
+// line N`, or a `raise …` statement): it names an error without being one.
+bool IsTracebackCodeLine(const LineWindow& window, size_t i);
+
+// A line without its launcher and logger prefixes ("[rank3]: ", timestamps).
+std::string_view WithoutLogPrefixes(std::string_view line);
+
 // True when a line looks like a failure (a signature of any kind, an
 // exception line, or an error word): the locator's per-line test.
 bool IsFailureLine(std::string_view line, const SignatureBase& base = SignatureBase::Default());

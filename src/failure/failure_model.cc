@@ -1,0 +1,232 @@
+#include "failure/failure_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <set>
+
+namespace schedmate {
+
+std::string_view DefaultFailureLineModel();   // data/failure_line_model.tsv, embedded
+std::string_view DefaultFailureClassModel();  // data/failure_class_model.tsv, embedded
+
+namespace {
+
+// Lower-case words of 3–24 letters (digits and punctuation split them).
+std::vector<std::string> WordsOf(std::string_view s, size_t cap) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (cur.size() >= 3 && cur.size() <= 24 && out.size() < cap) out.push_back(cur);
+    cur.clear();
+  };
+  for (char c : s.substr(0, 2048)) {
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
+  }
+  flush();
+  return out;
+}
+
+std::string_view KindName(SignatureKind k) {
+  switch (k) {
+    case SignatureKind::kRoot: return "root";
+    case SignatureKind::kWrapper: return "wrapper";
+    default: return "cascade";
+  }
+}
+
+std::string ClassOf(const FailureDiagnosis::ErrorType& t, const std::optional<std::string>& component) {
+  using E = FailureDiagnosis::ErrorType;
+  if (t == E::kInfrastructure) return "infrastructure/" + component.value_or("node");
+  if (t == E::kFramework) return "framework";
+  return "user";
+}
+
+}  // namespace
+
+const std::vector<std::string>& FailureClassNames() {
+  static const std::vector<std::string> k = {"infrastructure/gpu",     "infrastructure/nvlink", "infrastructure/network",
+                                             "infrastructure/node",    "infrastructure/storage", "framework",
+                                             "user"};
+  return k;
+}
+
+const std::vector<std::string>& RootLineClassNames() {
+  static const std::vector<std::string> k = {"other", "root"};
+  return k;
+}
+
+const FailureModel& FailureModel::Default() {
+  static const FailureModel* m = [] {
+    auto* out = new FailureModel;
+    auto line = LinearModel::Parse(DefaultFailureLineModel(), RootLineClassNames(), "failure line model");
+    auto klass = LinearModel::Parse(DefaultFailureClassModel(), FailureClassNames(), "failure class model");
+    if (line.ok() && klass.ok()) {
+      out->line = std::move(*line);
+      out->klass = std::move(*klass);
+    }
+    return out;
+  }();
+  return *m;
+}
+
+Result<FailureModel> LoadFailureModel(const std::string& dir) {
+  auto read = [](const std::string& path) -> Result<std::string> {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return NotFound(path + ": cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  FailureModel m;
+  ASSIGN_OR_RETURN(std::string line, read(dir + "/failure_line_model.tsv"));
+  ASSIGN_OR_RETURN(std::string klass, read(dir + "/failure_class_model.tsv"));
+  ASSIGN_OR_RETURN(m.line, LinearModel::Parse(line, RootLineClassNames(), dir + "/failure_line_model.tsv"));
+  ASSIGN_OR_RETURN(m.klass, LinearModel::Parse(klass, FailureClassNames(), dir + "/failure_class_model.tsv"));
+  return m;
+}
+
+WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
+  failure_like.reserve(window.size());
+  traceback_head.reserve(window.size());
+  for (const auto& [n, text] : window) {
+    failure_like.push_back(IsFailureLine(text, base));
+    traceback_head.push_back(WithoutLogPrefixes(text).rfind("Traceback", 0) == 0);
+  }
+}
+
+std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const SignatureBase& base,
+                                      const WindowFacts& facts) {
+  const std::string& text = window[i].second;
+  std::vector<std::string> f = {"bias"};
+  std::string lower = ToLower(std::string_view(text).substr(0, 4096));
+  if (const Signature* sig = base.Match(lower)) {
+    f.push_back("sig=" + sig->id);
+    f.push_back("sigkind=" + std::string(KindName(sig->kind)));
+  }
+  std::string type = ExceptionType(text);
+  if (!type.empty()) {
+    f.push_back("exc");
+    f.push_back("exc=" + type);
+  }
+  if (IsTracebackCodeLine(window, i)) f.push_back("tb-code");
+  std::string_view core = WithoutLogPrefixes(text);
+  if (core.rfind("File \"", 0) == 0) f.push_back("tb-frame");
+  if (core.rfind("Traceback", 0) == 0) f.push_back("tb-head");
+  for (const auto& w : WordsOf(core, 40)) f.push_back("w=" + w);
+  bool failure = facts.failure_like[i];
+  if (failure) f.push_back("failure-like");
+  bool earlier_failure = false, traceback_before = false;
+  for (size_t j = 0; j < i; ++j) {
+    earlier_failure = earlier_failure || facts.failure_like[j];
+    if (i - j <= 40 && facts.traceback_head[j]) traceback_before = true;
+  }
+  if (failure && !earlier_failure) f.push_back("first-failure");
+  if (traceback_before) f.push_back("after-traceback");
+  if (i + 1 < window.size() && facts.traceback_head[i + 1]) f.push_back("before-traceback");
+  if (i + 1 == window.size()) f.push_back("last-line");
+  double where = window.size() > 1 ? double(i) / double(window.size() - 1) : 0;
+  f.push_back(where < 0.25 ? "pos=head" : where > 0.75 ? "pos=tail" : "pos=mid");
+  if (lower.find("warn") != std::string::npos) f.push_back("warn");
+  if (lower.find("error") != std::string::npos) f.push_back("error-word");
+  if (core.size() < 20) f.push_back("short");
+  return f;
+}
+
+std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, const SignatureBase& base,
+                                       const WindowFacts& facts) {
+  std::vector<std::string> f = {"bias"};
+  for (const auto& x : LineFeatures(window, root, base, facts)) f.push_back("r:" + x);
+  std::set<std::string> seen;
+  for (const auto& [n, text] : window) {
+    std::string lower = ToLower(std::string_view(text).substr(0, 4096));
+    if (const Signature* sig = base.Match(lower)) seen.insert("csig=" + sig->id);
+    std::string type = ExceptionType(text);
+    if (!type.empty()) seen.insert("cexc=" + type);
+    for (const auto& w : WordsOf(text, 40))
+      if (seen.size() < 400) seen.insert("c=" + w);
+  }
+  f.insert(f.end(), seen.begin(), seen.end());
+  return f;
+}
+
+RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureModel& model, const SignatureBase& base) {
+  RootCauseDetail sig = DiagnoseWindow(window, base);
+  if (model.empty() || window.empty() || (sig.signature_id != "generic-exception" && !sig.signature_id.empty() &&
+                                          sig.weight >= model.sure_weight))
+    return sig;
+  // The root line: the most probable; of near ties (within 0.05), the earliest.
+  WindowFacts facts(window, base);
+  std::vector<double> p(window.size(), 0);
+  double top = 0;
+  for (size_t i = 0; i < window.size(); ++i) {
+    p[i] = model.line.Probabilities(LineFeatures(window, i, base, facts))[1];
+    top = std::max(top, p[i]);
+  }
+  size_t root = 0;
+  for (size_t i = 0; i < window.size(); ++i)
+    if (p[i] >= top - 0.05) {
+      root = i;
+      break;
+    }
+  // An exception no signature explains keeps its line (the earliest such);
+  // the models only say what kind of failure it is.
+  if (sig.signature_id == "generic-exception" && sig.diagnosis.root_cause_line_index)
+    for (size_t i = 0; i < window.size(); ++i)
+      if (window[i].first == *sig.diagnosis.root_cause_line_index) root = i;
+  std::vector<double> c = model.klass.Probabilities(ClassFeatures(window, root, base, facts));
+  int best = static_cast<int>(std::max_element(c.begin(), c.end()) - c.begin());
+  RootCauseDetail out;
+  FailureDiagnosis& d = out.diagnosis;
+  out.signature_id = "learned";
+  d.root_cause_line = window[root].second;
+  d.root_cause_line_index = window[root].first;
+  d.evidence.push_back(window[root].second);
+  // A reading learned from words is never sure enough to drain a node on its
+  // own (recovery acts at 0.8), and a cascade asks its LLM about it (< 0.75).
+  d.confidence = std::min(c[best], kLearnedConfidenceCap);
+  if (c[best] < model.min_confidence) {
+    d.error_type = FailureDiagnosis::ErrorType::kUnknown;
+    return out;
+  }
+  const std::string& name = FailureClassNames()[best];
+  using E = FailureDiagnosis::ErrorType;
+  if (name.rfind("infrastructure/", 0) == 0) {
+    d.error_type = E::kInfrastructure;
+    d.faulty_component = name.substr(std::string("infrastructure/").size());
+  } else {
+    d.error_type = name == "framework" ? E::kFramework : E::kUserScript;
+  }
+  return out;
+}
+
+void FailureExamples(const FailureCase& c, const SignatureBase& base, std::vector<LinearModel::Example>* line,
+                     std::vector<LinearModel::Example>* klass, double root_weight) {
+  LineWindow w;
+  size_t pos = 0;
+  int64_t n = 0;
+  while (pos <= c.log.size()) {
+    size_t nl = c.log.find('\n', pos);
+    size_t e = nl == std::string::npos ? c.log.size() : nl;
+    w.emplace_back(n++, c.log.substr(pos, e - pos));
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  if (c.root_cause_line_index < 0 || c.root_cause_line_index >= static_cast<int64_t>(w.size())) return;
+  WindowFacts facts(w, base);
+  for (size_t i = 0; i < w.size(); ++i) {
+    bool root = static_cast<int64_t>(i) == c.root_cause_line_index;
+    line->push_back({LineFeatures(w, i, base, facts), root ? 1 : 0, root ? root_weight : 1.0});
+  }
+  std::string name = ClassOf(c.category, c.component);
+  auto& names = FailureClassNames();
+  int label = static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
+  if (label < static_cast<int>(names.size()))
+    klass->push_back({ClassFeatures(w, static_cast<size_t>(c.root_cause_line_index), base, facts), label, 1.0});
+}
+
+}  // namespace schedmate

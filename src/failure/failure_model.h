@@ -1,0 +1,80 @@
+// The Failure Handler's learned classifier (issue 14): for failures no
+// signature is sure of, two multinomial logistic models (text/linear_model.h)
+// read the located window.
+//
+//   line model   — is this line the root cause? Features: its words, its
+//                  exception type, the signature it matches and that
+//                  signature's kind, error and warning words, whether a
+//                  traceback precedes it and whether it is the first
+//                  failure-looking line, its place in the window.
+//   class model  — what failed: infrastructure/{gpu,nvlink,network,node,
+//                  storage}, framework or user. Features: the chosen line's
+//                  (prefixed "r:"), the signatures seen anywhere in the
+//                  window, and the window's words.
+//
+// The signature base keeps the answer where it is sure (a root signature of
+// weight ≥ `sure_weight`); below that the models decide, and their answer is
+// `unknown` when the class probability is under `min_confidence` (chosen on
+// development data). Weights: data/failure_line_model.tsv and
+// data/failure_class_model.tsv, embedded, written by
+// `schedmate train failure-model`.
+#ifndef SCHEDMATE_FAILURE_FAILURE_MODEL_H_
+#define SCHEDMATE_FAILURE_FAILURE_MODEL_H_
+
+#include <string>
+#include <vector>
+
+#include "core/facts.h"
+#include "failure/evaluation.h"
+#include "failure/root_cause.h"
+#include "text/linear_model.h"
+
+namespace schedmate {
+
+// The highest confidence a learned reading reports: below the recovery
+// guard's 0.8 (no isolation on it alone) and the cascade's 0.75.
+inline constexpr double kLearnedConfidenceCap = 0.74;
+
+struct FailureModel {
+  LinearModel line;   // classes: "other", "root"
+  LinearModel klass;  // classes: FailureClassNames()
+  int sure_weight = 1;
+  double min_confidence = 0.5;
+
+  // The embedded models (empty when the data files hold no weights).
+  static const FailureModel& Default();
+  bool empty() const { return line.empty() || klass.empty(); }
+};
+
+// The two weight files of a directory (failure_line_model.tsv,
+// failure_class_model.tsv); errors name the file and line.
+Result<FailureModel> LoadFailureModel(const std::string& dir);
+
+// "infrastructure/gpu", …, "infrastructure/storage", "framework", "user".
+const std::vector<std::string>& FailureClassNames();
+const std::vector<std::string>& RootLineClassNames();
+
+// What the features need of every line of a window, read once.
+struct WindowFacts {
+  std::vector<bool> failure_like;   // IsFailureLine
+  std::vector<bool> traceback_head;  // "Traceback (most recent call last):"
+  WindowFacts(const LineWindow& window, const SignatureBase& base);
+};
+
+// Features of line `i` of the window, and of the window for the class model.
+std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const SignatureBase& base,
+                                      const WindowFacts& facts);
+std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, const SignatureBase& base,
+                                       const WindowFacts& facts);
+
+// The signature reading, replaced by the models' when no signature is sure.
+RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureModel& model,
+                                      const SignatureBase& base = SignatureBase::Default());
+
+// Training examples of one labelled case (its whole log as the window).
+void FailureExamples(const FailureCase& c, const SignatureBase& base, std::vector<LinearModel::Example>* line,
+                     std::vector<LinearModel::Example>* klass, double root_weight = 8);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_FAILURE_FAILURE_MODEL_H_

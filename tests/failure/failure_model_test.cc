@@ -1,0 +1,83 @@
+// The Failure Handler's learned classifier: trained on a few labelled logs,
+// it reads a failure no signature knows, picks its root line over a wrapper
+// printed after it, never reports more than the capped confidence, and
+// leaves what a signature is sure of to the signature.
+#include <gtest/gtest.h>
+
+#include "failure/failure_model.h"
+#include "failure/recovery.h"
+
+namespace schedmate {
+namespace {
+
+FailureCase Case(const std::string& log, FailureDiagnosis::ErrorType cat, std::optional<std::string> comp, int64_t root) {
+  FailureCase c;
+  c.id = "x";
+  c.log = log;
+  c.category = cat;
+  c.component = std::move(comp);
+  c.root_cause_line_index = root;
+  return c;
+}
+
+FailureModel Trained() {
+  using E = FailureDiagnosis::ErrorType;
+  std::vector<LinearModel::Example> line, klass;
+  const SignatureBase& base = SignatureBase::Default();
+  for (int i = 0; i < 6; ++i) {
+    FailureExamples(Case("step 10 loss 1.0\nstep 11 loss 0.9\nquuxlib.BadWidgetError: widget " + std::to_string(i) +
+                             " is malformed\nprocess exited with code 1\n",
+                         E::kUserScript, std::nullopt, 2),
+                    base, &line, &klass);
+    FailureExamples(Case("step 5 loss 2.0\nfrobnicator: lost contact with storage array fs" + std::to_string(i) +
+                             " (io timeout)\ntraining aborted\n",
+                         E::kInfrastructure, "storage", 1),
+                    base, &line, &klass);
+  }
+  FailureModel m;
+  m.line = LinearModel::Train(RootLineClassNames(), line, {});
+  m.klass = LinearModel::Train(FailureClassNames(), klass, {});
+  return m;
+}
+
+LineWindow Window(const std::vector<std::string>& lines) {
+  LineWindow w;
+  for (size_t i = 0; i < lines.size(); ++i) w.emplace_back(static_cast<int64_t>(i), lines[i]);
+  return w;
+}
+
+TEST(FailureModel, ReadsWhatNoSignatureKnows) {
+  FailureModel m = Trained();
+  LineWindow w = Window({"step 90 loss 0.5", "frobnicator: lost contact with storage array fs9 (io timeout)",
+                         "training aborted"});
+  RootCauseDetail d = DiagnoseWindowLearned(w, m);
+  EXPECT_EQ(d.signature_id, "learned");
+  EXPECT_EQ(d.diagnosis.error_type, FailureDiagnosis::ErrorType::kInfrastructure);
+  EXPECT_EQ(d.diagnosis.faulty_component, "storage");
+  EXPECT_EQ(d.diagnosis.root_cause_line_index, 1);
+  EXPECT_LE(d.diagnosis.confidence, kLearnedConfidenceCap);  // never enough to drain a node alone
+  EXPECT_LT(d.diagnosis.confidence, RecoveryGuards{}.min_confidence);
+  LineWindow u = Window({"step 3 loss 1.2", "quuxlib.BadWidgetError: widget 42 is malformed", "process exited with code 1"});
+  RootCauseDetail du = DiagnoseWindowLearned(u, m);
+  EXPECT_EQ(du.diagnosis.error_type, FailureDiagnosis::ErrorType::kUserScript);
+  EXPECT_EQ(du.diagnosis.root_cause_line_index, 1);
+}
+
+TEST(FailureModel, SureSignaturesStand) {
+  FailureModel m = Trained();
+  LineWindow w = Window({"step 1", "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.", "x"});
+  RootCauseDetail sig = DiagnoseWindow(w);
+  RootCauseDetail d = DiagnoseWindowLearned(w, m);
+  ASSERT_GE(sig.weight, m.sure_weight);
+  EXPECT_EQ(d.signature_id, sig.signature_id);
+  EXPECT_EQ(d.diagnosis.faulty_component, "gpu");
+}
+
+TEST(FailureModel, LoadNamesTheMissingFile) {
+  auto m = LoadFailureModel("/nonexistent-dir");
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("failure_line_model.tsv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedmate
