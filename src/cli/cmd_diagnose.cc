@@ -85,7 +85,8 @@ void Diagnose(const DiagnoseArgs& a) {
     j["signature"] = r->signature_id;
     j["backend"] = answered_by;
     j["recovery"] = Recovery(a, d);
-    j["locate"] = {{"searched", r->located.searched}, {"probes", r->located.probes},
+    j["locate"] = {{"searched", r->located.searched}, {"path", r->located.path},
+                   {"background_templates", r->located.background.size()}, {"probes", r->located.probes},
                    {"bytes_read", r->located.bytes_read}, {"file_bytes", (*source)->size()},
                    {"context_lines", r->located.window.size()}, {"ms", ms}};
     std::printf("%s\n", DumpJson(j).c_str());
@@ -107,7 +108,7 @@ void Diagnose(const DiagnoseArgs& a) {
   if (rec.contains("refused"))
     for (const auto& r : rec["refused"]) std::printf("  refused    %s\n", r.get<std::string>().c_str());
   std::printf("located      %s, %d probes, %lld of %lld bytes read, %.1f ms\n",
-              r->located.searched ? "binary search" : "whole log", r->located.probes,
+              r->located.path.c_str(), r->located.probes,
               (long long)r->located.bytes_read, (long long)(*source)->size(), ms);
 }
 

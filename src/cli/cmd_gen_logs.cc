@@ -68,6 +68,7 @@ struct GenFailureArgs {
   std::string dataset, out;
   int64_t before = 10000, after = 2000;
   uint64_t seed = 1;
+  double failure_noise = 0;
 };
 
 // Embeds each labelled excerpt of a failures dataset in a long log.
@@ -79,7 +80,7 @@ void GenFailureLogs(const GenFailureArgs& a) {
   size_t bytes = 0, n = 0;
   Status s = ForEachJsonLine(a.dataset, [&](const Json& row, const std::string&) -> Status {
     Json j = row;
-    EmbedOptions o{a.before, a.after, a.seed + n};
+    EmbedOptions o{a.before, a.after, a.seed + n, a.failure_noise};
     int64_t root = 0;
     j["log"] = EmbedFailureExcerpt(j["log"].get<std::string>(), j["root_cause_line_index"].get<int64_t>(), o, &root);
     j["root_cause_line_index"] = root;
@@ -126,6 +127,10 @@ void AddGenLogsCommand(CLI::App& app) {
   fl->add_option("--before", f->before, "Lines before each excerpt")->capture_default_str()->check(CLI::Range(int64_t{0}, int64_t{100000000}));
   fl->add_option("--after", f->after, "Cascade and noise lines after it")->capture_default_str()->check(CLI::Range(int64_t{0}, int64_t{100000000}));
   fl->add_option("--seed", f->seed, "Seed")->capture_default_str();
+  fl->add_option("--failure-noise", f->failure_noise,
+                 "Fraction of the lines before each excerpt that are harmless lines that look like failures "
+                 "(retried reads, socket retries, warnings), printed periodically")
+      ->capture_default_str()->check(CLI::Range(0.0, 0.9));
   fl->callback([f] { GenFailureLogs(*f); });
 }
 

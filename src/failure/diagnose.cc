@@ -21,7 +21,8 @@ LineWindow SplitNumbered(const std::string& log) {
 Result<DiagnoseResult> DiagnoseLog(const ByteSource& log, const LocateOptions& options, const FailureModel* model) {
   DiagnoseResult out;
   ASSIGN_OR_RETURN(out.located, LocateFailure(log, options));
-  RootCauseDetail d = model ? DiagnoseWindowLearned(out.located.window, *model) : DiagnoseWindow(out.located.window);
+  LineWindow foreground = ForegroundWindow(out.located);
+  RootCauseDetail d = model ? DiagnoseWindowLearned(foreground, *model) : DiagnoseWindow(foreground);
   out.diagnosis = std::move(d.diagnosis);
   out.signature_id = d.signature_id;
   return out;

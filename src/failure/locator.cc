@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 
 namespace schedmate {
 namespace {
@@ -95,14 +96,24 @@ Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c, int6
   return Status::Ok();
 }
 
-double FailureFraction(const Chunk& c) {
+double FailureFraction(const Chunk& c, const std::unordered_set<std::string>& background) {
   int lines = 0, failing = 0;
   for (const auto& [off, text] : c.lines) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     ++lines;
-    failing += IsFailureLine(text);
+    failing += IsFailureLine(text) && (background.empty() || !background.count(LineTemplate(text)));
   }
   return lines == 0 ? 0.0 : static_cast<double>(failing) / lines;
+}
+
+// Templates of the failure-looking lines that recur (twice or more) in a
+// normal stretch of the log.
+void AddBackground(const Chunk& c, std::unordered_set<std::string>* background) {
+  std::unordered_map<std::string, int> seen;
+  for (const auto& [off, text] : c.lines)
+    if (IsFailureLine(text)) ++seen[LineTemplate(text)];
+  for (const auto& [t, n] : seen)
+    if (n >= 2) background->insert(t);
 }
 
 constexpr int64_t kMaxContextBytes = int64_t{32} << 20;
@@ -203,6 +214,34 @@ std::unique_ptr<ByteSource> StringSource(std::string text) {
   return std::make_unique<MemorySource>(std::move(text));
 }
 
+std::string LineTemplate(std::string_view line) {
+  std::string t;
+  t.reserve(std::min<size_t>(line.size(), 160));
+  for (size_t i = 0; i < line.size() && t.size() < 160; ++i) {
+    char c = line[i];
+    if (c >= '0' && c <= '9') {
+      bool hex = i + 1 < line.size() && c == '0' && (line[i + 1] == 'x' || line[i + 1] == 'X');
+      if (hex) i += 2;
+      while (i < line.size() && ((line[i] >= '0' && line[i] <= '9') ||
+                                 (hex && ((line[i] >= 'a' && line[i] <= 'f') || (line[i] >= 'A' && line[i] <= 'F')))))
+        ++i;
+      --i;
+      t += '#';
+      continue;
+    }
+    t += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return t;
+}
+
+LineWindow ForegroundWindow(const Located& located) {
+  if (located.background.empty()) return located.window;
+  LineWindow out;
+  for (const auto& line : located.window)
+    if (!located.background.count(LineTemplate(line.second))) out.push_back(line);
+  return out.empty() ? located.window : out;
+}
+
 Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
   Located out;
   const int64_t size = log.size();
@@ -211,11 +250,18 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
   int64_t region_begin = 0;
   if (n > 4) {
     out.searched = true;
+    out.path = "binary search";
     Chunk c;
+    // The background: what the job's normal stretches print that looks like failure.
+    for (int64_t k : {int64_t{0}, n / 2}) {
+      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c, &out.bytes_read));
+      ++out.probes;
+      AddBackground(c, &out.background);
+    }
     auto failing = [&](int64_t k, bool* result) -> Status {
       RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c, &out.bytes_read));
       ++out.probes;
-      *result = FailureFraction(c) >= o.threshold;
+      *result = FailureFraction(c, out.background) >= o.threshold;
       return Status::Ok();
     };
     bool tail = false, head = false;
@@ -223,7 +269,8 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
     RETURN_IF_ERROR(failing(0, &head));
     int64_t lo = 0, hi = n - 1;
     if (!tail) {
-      lo = n - 2;  // no dense failure at the end: look at the last chunks
+      lo = n - 2;  // no dense failure at the end: scan the last chunks
+      out.path = "tail scan";
     } else if (head) {
       hi = 0;
     } else {
@@ -243,7 +290,8 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
   int64_t region_end = out.searched ? std::min(size, region_begin + 2 * chunk) : size;
   for (int64_t at = region_begin; at < region_end; at += chunk) {
     RETURN_IF_ERROR(ReadChunk(log, at, static_cast<size_t>(chunk), &c, &out.bytes_read));
-    region.insert(region.end(), c.lines.begin(), c.lines.end());
+    for (auto& line : c.lines)
+      if (out.background.empty() || !out.background.count(LineTemplate(line.second))) region.push_back(std::move(line));
   }
   RootCauseDetail d = DiagnoseWindow(region);
   int64_t first = d.diagnosis.root_cause_line_index.value_or(-1);

@@ -3,7 +3,10 @@
 // multi-GB log is located reading O(chunk × log n) bytes. A chunk is
 // "failing" when at least `threshold` of its lines are failure lines
 // (signatures, exception lines, error words), which tolerates normal output
-// interleaved after the fault. Chunks are realigned to line starts. Then the
+// interleaved after the fault — counting only lines that are not background:
+// failure-looking lines whose template also recurs in the log's normal
+// stretches (its first and middle chunks), such as periodic retries. When the
+// search finds no boundary the tail is scanned instead, and `path` says so. Chunks are realigned to line starts. Then the
 // context — `context_lines` lines around the first failure line of the
 // boundary chunks — is read for classification.
 #ifndef SCHEDMATE_FAILURE_LOCATOR_H_
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 
 #include "core/status.h"
 #include "failure/root_cause.h"
@@ -43,7 +47,21 @@ struct Located {
   int64_t bytes_read = 0;      // by the search and the context read
   int probes = 0;              // chunks examined by the search
   bool searched = false;       // false: the log was small enough to read whole
+  // How it was found: "whole log", "binary search", or "tail scan" (the
+  // search found no boundary between normal and failing output).
+  std::string path = "whole log";
+  // Failure-looking lines the job printed all along (their template — digits
+  // folded — recurs in the log's normal stretches): retried reads, socket
+  // retries, warnings. The chunk test and the classifier skip them.
+  std::unordered_set<std::string> background;
 };
+
+// A line's template: lower case, every run of digits (and hex after 0x) one
+// '#', at most 160 bytes — what a periodic message keeps from print to print.
+std::string LineTemplate(std::string_view line);
+
+// The window without the background lines (what the classifier reads).
+LineWindow ForegroundWindow(const Located& located);
 
 Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& options = {});
 

@@ -17,7 +17,14 @@ struct EmbedOptions {
   int64_t lines_before = 10000;
   int64_t lines_after = 2000;  // cascade and noise after the excerpt
   uint64_t seed = 1;
+  // Fraction of the lines before the excerpt that are harmless lines that
+  // look like failures (retried reads, socket retries, deprecation warnings,
+  // NCCL INFO channel set-up), printed periodically as real jobs do.
+  double failure_noise = 0;
 };
+
+// One harmless line that looks like a failure.
+std::string FailureLookingLine(Rng& rng);
 
 // One line of a failure's cascade: SIGTERM to healthy ranks, NCCL watchdog
 // aborts, rank tracebacks, ChildFailedError, srun exit codes.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "failure/failure_model.h"
+#include "failure/diagnose.h"
 #include "failure/recovery.h"
 
 namespace schedmate {
@@ -77,6 +78,34 @@ TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.status().message().find("failure_line_model.tsv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(Locator, PeriodicFailureLookingLinesAreBackground) {
+  EXPECT_EQ(LineTemplate("WARNING: error reading shard_0123.tar (attempt 1/5) at 0x7f3a9c"),
+            LineTemplate("WARNING: error reading shard_9981.tar (attempt 3/5) at 0x7f00ff"));
+  // 20,000 lines of training output with a harmless retry every third line,
+  // then the real failure and its cascade.
+  std::string log;
+  for (int i = 0; i < 20000; ++i) {
+    if (i % 3 == 0) log += "WARNING: error reading shard_" + std::to_string(i % 977) + ".tar: Connection reset by peer; retrying\n";
+    else log += "step " + std::to_string(i) + " loss 0." + std::to_string(1000 + i % 777) + " lr 1e-4\n";
+  }
+  log += "RuntimeError: CUDA error: uncorrectable ECC error encountered\n";
+  for (int i = 0; i < 300; ++i) log += "[rank" + std::to_string(i % 8) + "]: SIGTERM received, shutting down\n";
+  auto located = LocateFailure(*StringSource(log));
+  ASSERT_TRUE(located.ok());
+  EXPECT_EQ(located->path, "binary search");
+  EXPECT_FALSE(located->background.empty());
+  auto d = DiagnoseLog(*StringSource(log));
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->diagnosis.root_cause_line_index, 20000);
+  EXPECT_EQ(d->diagnosis.faulty_component, "gpu");
 }
 
 }  // namespace
