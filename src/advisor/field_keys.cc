@@ -141,6 +141,9 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
                        Is(w, {"pretrained", "model", "name", "or", "path"}) || Is(w, {"id"}) ||
                        Is(w, {"path"}) || Is(w, {"target"}) || Is(w, {"class", "path"})))
     return {"model_name", Has(parent_last, "backbone") ? 1 : 2};
+  // The policy an agent trains (policy.type=act, agent.name=sac): the run's model.
+  if (parent_last.size() == 1 && HasAny(parent_last, {"policy", "agent"}) && (Is(w, {"type"}) || Is(w, {"name"})))
+    return {"model_name", 2};
   return {};
 }
 
