@@ -76,6 +76,24 @@ bool GenericName(const std::string& lower) {
   return k.count(lower) > 0;
 }
 
+// A name made only of words that say what data is, not which: ConstantLength,
+// DataTable, ReadLinesFromCSV, train_dir, DIRECTORY_OF_TRAIN_DATA, ENV.
+bool GenericWords(const std::string& name) {
+  static const std::set<std::string> k = {
+      "data", "dataset", "datasets", "set", "table", "value", "values", "constant", "length", "read", "reader",
+      "lines", "line", "from", "csv", "json", "jsonl", "basic", "image", "images", "dir", "directory",
+      "train", "training", "example", "examples", "internal", "of", "the", "to", "text", "file", "files", "loader",
+      "folder", "path", "root", "custom", "my", "your", "default", "concat", "shuffled", "source", "input",
+      "output", "checkpoint", "ckpt", "env", "tmp", "cache", "local", "iterable", "map", "paired", "pair", "sample",
+      "samples", "raw", "processed", "generic", "simple", "base", "in", "memory", "stream",
+      "streaming", "batch", "batched", "collate", "collator", "wrapper", "list", "dict", "record", "records"};
+  std::vector<std::string> w = KeyWords(name);
+  if (w.empty()) return false;
+  for (const auto& x : w)
+    if (!k.count(x)) return false;
+  return true;
+}
+
 // A dataset or model value as a name: config-file stems and paths reduced to
 // the segment that names them, Python class paths to the class, `name:opts`
 // to the name; placeholders are no name, unless they spell a known dataset.
@@ -203,6 +221,10 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
   if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
     *why = "'" + v + "' names no model or dataset";
+    return std::nullopt;
+  }
+  if (dataset && GenericWords(name)) {
+    *why = "'" + v + "' is built of words that name no data (a class, a directory or a variable)";
     return std::nullopt;
   }
   return name;

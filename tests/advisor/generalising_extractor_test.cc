@@ -169,6 +169,12 @@ TEST(RunValues, NamesNumbersDevicesAndPrecision) {
   EXPECT_EQ(NameOf("/path/to/imagenet/train", true, &why), "imagenet");
   EXPECT_EQ(NameOf("[your imagenet-folder with train and val folders]", true, &why), "imagenet");
   EXPECT_FALSE(NameOf("/path/to/data", true, &why).has_value());
+  // Names built only of words that say what data is, not which, name nothing.
+  EXPECT_FALSE(NameOf("ConstantLengthDataset", true, &why).has_value());
+  EXPECT_FALSE(NameOf("DIRECTORY_OF_TRAIN_DATA", true, &why).has_value());
+  EXPECT_FALSE(NameOf("ENV", true, &why).has_value());
+  EXPECT_EQ(NameOf("random", true, &why), "random");  // synthetic data is still data
+  EXPECT_EQ(NameOf("filelists/ljs_audio_text_train_filelist.txt.cleaned", true, &why), "ljs");
   EXPECT_EQ(NameOf("ldm.models.diffusion.ddpm.LatentDiffusion", false, &why), "LatentDiffusion");
   EXPECT_EQ(NameOf("meta-llama/Llama-2-7b-hf", false, &why), "meta-llama/Llama-2-7b-hf");
   EXPECT_EQ(NameOf("ImageNet22k:root=<PATH>", true, &why), "imagenet22k");
