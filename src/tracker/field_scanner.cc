@@ -446,6 +446,83 @@ std::string RowShape(std::string_view line) {
   return shape;
 }
 
+TableCells SplitCells(std::string_view line) {
+  TableCells t;
+  if (line.size() > 600) return t;
+  for (char sep : {',', '\t', '|'})
+    if (std::count(line.begin(), line.end(), sep) >= 2) {
+      t.separator = sep;
+      break;
+    }
+  auto trim = [](std::string_view x) {
+    while (!x.empty() && (x.front() == ' ' || x.front() == '\t')) x.remove_prefix(1);
+    while (!x.empty() && (x.back() == ' ' || x.back() == '\t' || x.back() == '\r')) x.remove_suffix(1);
+    return std::string(x);
+  };
+  if (t.separator) {
+    size_t start = 0;
+    while (start <= line.size()) {
+      size_t p = line.find(t.separator, start);
+      t.cells.push_back(trim(line.substr(start, p == std::string_view::npos ? std::string_view::npos : p - start)));
+      if (p == std::string_view::npos) break;
+      start = p + 1;
+    }
+    if (t.separator == '|') {  // "| a | b |": the borders make empty end cells
+      if (!t.cells.empty() && t.cells.front().empty()) t.cells.erase(t.cells.begin());
+      if (!t.cells.empty() && t.cells.back().empty()) t.cells.pop_back();
+    }
+    return t;
+  }
+  t.separator = ' ';
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i >= line.size()) break;
+    size_t j = i;
+    while (j < line.size() && !(line[j] == ' ' && j + 1 < line.size() && line[j + 1] == ' ') &&
+           !(line[j] == ' ' && j + 1 == line.size()))
+      ++j;
+    t.cells.push_back(trim(line.substr(i, j - i)));
+    i = j;
+  }
+  return t;
+}
+
+bool IsHeaderRow(const TableCells& t) {
+  if (t.cells.size() < 3 || t.cells.size() > 40) return false;
+  for (const auto& c : t.cells) {
+    if (c.empty() || c.size() > 40 || !IsAlpha(c[0])) return false;
+    for (char ch : c)
+      if (!(IsAlnum(ch) || ch == '_' || ch == '/' || ch == '.' || ch == '-' || ch == ' ' || ch == '(' || ch == ')'))
+        return false;
+    if (c.find(' ') != std::string::npos && t.separator == ' ') return false;
+  }
+  return true;
+}
+
+bool IsValueRow(const TableCells& t) {
+  if (t.cells.size() < 3) return false;
+  int other = 0, numbers = 0;
+  for (const auto& c : t.cells) {
+    if (c.empty()) continue;  // a CSV logger leaves the metrics of other steps empty
+    bool number = IsDigit(c[0]) || ((c[0] == '-' || c[0] == '.') && c.size() > 1 && (IsDigit(c[1]) || c[1] == '.')) ||
+                  c == "nan" || c == "inf";
+    numbers += number;
+    other += !number;
+  }
+  return numbers >= 2 && other <= 1;
+}
+
+std::string JoinHeader(const TableCells& header, const TableCells& row) {
+  if (header.cells.size() != row.cells.size() || header.separator != row.separator) return "";
+  std::string out;
+  for (size_t k = 0; k < row.cells.size(); ++k) {
+    if (row.cells[k].empty()) continue;
+    out += (out.empty() ? "" : ", ") + header.cells[k] + ": " + row.cells[k];
+  }
+  return out;
+}
+
 std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
   std::vector<std::pair<std::string, std::string>> run;  // (line, row)
@@ -461,7 +538,16 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
     run.clear();
     keys.clear();
   };
+  TableCells header;
   for (const auto& line : lines) {
+    TableCells cells = SplitCells(line);
+    if (IsHeaderRow(cells)) header = cells;
+    if (!header.cells.empty() && IsValueRow(cells))
+      if (std::string joined = JoinHeader(header, cells); !joined.empty()) {
+        flush();
+        out.push_back(joined);
+        continue;
+      }
     std::string row = TableRow(line);
     if (row.empty()) {
       flush();

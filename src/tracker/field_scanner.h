@@ -53,6 +53,19 @@ std::string TableRow(std::string_view line);
 // table share it.
 std::string RowShape(std::string_view line);
 
+// A table drawn as a header row of names over rows of values (CSV loggers,
+// column-aligned tables): the cells of a line split at commas, tabs, '|' or
+// runs of two or more blanks, and which separator split them.
+struct TableCells {
+  std::vector<std::string> cells;
+  char separator = 0;  // ',', '\t', '|', or ' ' for aligned columns
+};
+TableCells SplitCells(std::string_view line);
+bool IsHeaderRow(const TableCells& t);  // three or more cells, each a name
+bool IsValueRow(const TableCells& t);   // three or more cells, at most one not a number
+// "name: value, name: value, …" for a value row under its header ("" when they do not fit).
+std::string JoinHeader(const TableCells& header, const TableCells& row);
+
 // Lines oldest first → records: runs of three or more table rows of one
 // shape with distinct keys joined into one ("key: v, key: v, …"), other lines as they
 // are — the grouping ProgressScan makes as it reads newest first.

@@ -44,6 +44,11 @@ ProgressScan::ProgressScan(ProgressScanOptions options, const LineClassifier* cl
 bool ProgressScan::Add(std::string_view line, int64_t index) {
   ++stats_.lines;
   stats_.bytes += static_cast<int64_t>(line.size()) + 1;
+  if (!header_read_ && line.size() <= 600) {
+    TableCells cells = SplitCells(line);
+    if (IsValueRow(cells) && value_rows_.size() < 4) value_rows_.push_back({cells, index});
+    if (!value_rows_.empty() && IsHeaderRow(cells)) ReadValueRows(cells);
+  }
   if (std::string row = TableRow(line); !row.empty()) {
     std::string key = ScanLine(row).fields[0].key;
     bool repeated = std::any_of(rows_.begin(), rows_.end(), [&](const Row& r) { return r.key == key; });
@@ -55,6 +60,33 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
   FlushRows();
   Record(line, index, options_.stage1);
   return stats_.lines < options_.max_lines && !Enough();
+}
+
+void ProgressScan::ReadValueRows(const TableCells& header) {
+  std::vector<Entry> kept;
+  kept.swap(entries_);
+  for (const auto& row : value_rows_)
+    if (std::string text = JoinHeader(header, row.cells); !text.empty()) Record(text, row.index, false);
+  if (entries_.empty()) {  // the rows do not fit this header
+    entries_.swap(kept);
+    return;
+  }
+  header_read_ = true;
+  value_rows_.clear();
+  // Newest first, by line: the table's records among what was read before.
+  for (auto& e : kept) entries_.push_back(std::move(e));
+  std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.index > b.index; });
+  Reanchor();
+}
+
+void ProgressScan::Reanchor() {
+  first_step_ = -1;
+  anchor_steps_.clear();
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (first_step_ < 0 && entries_[i].line.step) first_step_ = static_cast<int>(i);
+    if (first_step_ >= 0 && entries_[i].line.step && entries_[i].line.layout == entries_[first_step_].line.layout)
+      anchor_steps_.insert(*entries_[i].line.step);
+  }
 }
 
 void ProgressScan::FlushRows() {

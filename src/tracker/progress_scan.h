@@ -80,6 +80,14 @@ class ProgressScan {
     int64_t index;
   };
   void Record(std::string_view text, int64_t index, bool filter);
+  // Value rows of a header-over-values table wait (newest few) for their
+  // header, which is older and so read later; then they become records.
+  struct ValueRow {
+    TableCells cells;
+    int64_t index;
+  };
+  void ReadValueRows(const TableCells& header);
+  void Reanchor();
   void FlushRows();
   ProgressReport FinishNow() const;
   bool Enough() const;
@@ -92,6 +100,8 @@ class ProgressScan {
   LineClassifier::Scratch scratch_;
   std::vector<Entry> entries_;  // training lines, newest first
   std::vector<Row> rows_;
+  std::vector<ValueRow> value_rows_;
+  bool header_read_ = false;
   int first_step_ = -1;         // the anchor once a step is seen
   std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
   std::vector<std::pair<int64_t, std::string>> context_;

@@ -10,6 +10,7 @@
 
 #include "tracker/field_scanner.h"
 #include "tracker/progress_line.h"
+#include "tracker/progress_scan.h"
 
 namespace schedmate {
 namespace {
@@ -130,6 +131,25 @@ TEST(FieldScanner, TwoDigitYearsAndNamedParentheses) {
   ASSERT_TRUE(p.step_time_s.has_value());
   EXPECT_DOUBLE_EQ(*p.step_time_s, 0.674);
   EXPECT_EQ(p.step, 25391);
+}
+
+TEST(FieldScanner, HeaderOverValueTables) {
+  TableCells h = SplitCells("epoch,step,train_loss,val_loss");
+  TableCells r = SplitCells("3,649,0.147,");
+  EXPECT_TRUE(IsHeaderRow(h));
+  EXPECT_TRUE(IsValueRow(r));
+  EXPECT_EQ(JoinHeader(h, r), "epoch: 3, step: 649, train_loss: 0.147");
+  EXPECT_FALSE(IsHeaderRow(SplitCells("2024-01-01 10:00:00  INFO  step 5")));
+  EXPECT_FALSE(IsValueRow(SplitCells("Saving checkpoint to /ckpt/step_100")));
+  // Read newest first, the rows come before their header: they wait for it.
+  std::vector<std::string> lines = {"  step      loss        lr      time", "   100    0.5000    0.0001    0.2500",
+                                    "   200    0.4500    0.0001    0.2600", "some other line"};
+  ProgressReport rep = ScanProgress(lines);
+  EXPECT_EQ(rep.step, 200);
+  ASSERT_TRUE(rep.loss.has_value());
+  EXPECT_DOUBLE_EQ(*rep.loss, 0.45);
+  ASSERT_TRUE(rep.step_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*rep.step_time_s, 0.26);
 }
 
 TEST(FieldScanner, TableRowsJoinIntoOneRecord) {
