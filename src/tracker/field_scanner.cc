@@ -135,6 +135,33 @@ size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
   return t + clock;
 }
 
+// A full date and clock ("2021-01-15 10:27:59,124") within the first 48
+// bytes, after a prefix the leading match does not know ("Training: ",
+// "[INFO|trainer_tf.py:527] "): the logger's stamp. Returns its end, or 0.
+size_t MatchEarlyTimestamp(std::string_view s, ScannedLine* out) {
+  for (size_t i = 1; i + 19 <= s.size() && i < 48; ++i) {
+    if (!IsDigit(s[i]) || IsDigit(s[i - 1])) continue;
+    // The prefix is a logger's, not a record's: no number outside brackets.
+    int depth = 0;
+    bool numbers = false;
+    for (size_t k = 0; k < i; ++k) {
+      depth += s[k] == '[' ? 1 : s[k] == ']' ? -1 : 0;
+      numbers = numbers || (depth <= 0 && IsDigit(s[k]));
+    }
+    if (numbers) return 0;
+    int64_t days = 0;
+    size_t date = MatchYmd(s, i, &days);
+    if (date == 0 || i + date >= s.size() || (s[i + date] != ' ' && s[i + date] != 'T')) continue;
+    double sec = 0, res = 1;
+    size_t clock = MatchClock(s, i + date + 1, &sec, &res);
+    if (clock == 0) continue;
+    out->timestamp_s = static_cast<double>(days) * 86400.0 + sec;
+    out->timestamp_resolution_s = res;
+    return i + date + 1 + clock;
+  }
+  return 0;
+}
+
 bool IsBarByte(std::string_view s, size_t i) {
   // U+2580..U+259F block elements (tqdm), U+2501 heavy horizontal (rich).
   if (i + 2 < s.size() && static_cast<unsigned char>(s[i]) == 0xE2) {
@@ -250,6 +277,7 @@ class Scanner {
   ScannedLine Run() {
     ScannedLine out;
     prev_end_ = MatchLeadingTimestamp(s_, &out);
+    if (prev_end_ == 0) prev_end_ = MatchEarlyTimestamp(s_, &out);
     size_t i = prev_end_;
     out_ = &out;
     while (i < s_.size()) {

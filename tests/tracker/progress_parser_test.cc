@@ -121,6 +121,18 @@ TEST(FieldScanner, TimestampsAfterTagsAndGlog) {
   EXPECT_DOUBLE_EQ(g.timestamp_resolution_s, 1e-6);
 }
 
+TEST(FieldScanner, StampsAfterALoggerPrefix) {
+  ScannedLine a = ScanLine("[INFO|trainer_tf.py:398] 2021-01-15 10:28:56,791 >> {'loss': 0.6048, 'step': 20}");
+  ASSERT_TRUE(a.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*a.timestamp_s, 86400.0), 10 * 3600 + 28 * 60 + 56.791, 1e-6);
+  ScannedLine b = ScanLine("Training: 2022-05-05 03:06:14,353-Speed 724.53 samples/sec   Loss 43.7390   Global Step: 380");
+  ASSERT_TRUE(b.timestamp_s.has_value());
+  // A date inside a record is not its stamp: the fields before it stay.
+  ScannedLine c = ScanLine("step 100 loss 0.5 checkpoint 2024-05-01 10:00:00 saved");
+  EXPECT_FALSE(c.timestamp_s.has_value());
+  EXPECT_GE(c.fields.size(), 2u);
+}
+
 TEST(FieldScanner, TwoDigitYearsAndNamedParentheses) {
   ScannedLine y = ScanLine("19-08-09 08:27:27.746 - INFO: <epoch: 87, iter: 107,400, lr:2.500e-05> l_g_pix: 1.5e-03");
   ASSERT_TRUE(y.timestamp_s.has_value());
