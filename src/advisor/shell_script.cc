@@ -321,6 +321,22 @@ std::optional<bool> NumericCondition(std::string cond) {
         cur += c;
       }
     }
+    // String tests (quotes were dropped, so an empty operand is a missing word):
+    // [ -n "$X" ], [ -z "$X" ], [ "$X" = "y" ].
+    std::optional<bool> text_test;
+    if (w.size() == 1 && (w[0] == "-n" || w[0] == "-z")) text_test = w[0] == "-z";
+    if (w.size() == 2 && (w[0] == "-n" || w[0] == "-z")) text_test = w[0] == "-n";
+    if (w.size() == 3 && (w[1] == "=" || w[1] == "==" || w[1] == "!=")) text_test = (w[0] == w[2]) == (w[1] != "!=");
+    if (w.size() == 2 && (w[0] == "=" || w[0] == "==" || w[0] == "!=")) text_test = w[0] == "!=";   // "" = "y"
+    if (w.size() == 2 && (w[1] == "=" || w[1] == "==" || w[1] == "!=")) text_test = w[1] == "!=";   // "y" = ""
+    if (text_test) {
+      result = result && *text_test;
+      any = true;
+      pos = close + 1;
+      while (pos < cond.size() && (cond[pos] == ']' || cond[pos] == ' ')) ++pos;
+      if (cond.compare(pos, 2, "||") == 0) return std::nullopt;
+      continue;
+    }
     if (w.size() != 3) return std::nullopt;
     char* e1 = nullptr;
     char* e2 = nullptr;
@@ -419,7 +435,12 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
   if (!ctx.script_path.empty()) vars["0"] = ctx.script_path;
   auto lines = SplitStatements(LogicalLines(script));
   int sourced = 0;
+  std::map<size_t, size_t> skip_to;  // an else/elif of a taken if → its fi
   for (size_t idx = 0; idx < lines.size(); ++idx) {
+    if (auto sk = skip_to.find(idx); sk != skip_to.end()) {
+      idx = sk->second;
+      continue;
+    }
     const auto& [raw, no] = lines[idx];
     std::string line = ReplaceDirname(Trim(raw), ctx.script_path);
     // Heredocs: `read -r -d '' VAR <<EOF … EOF` sets VAR; other bodies are skipped.
@@ -468,7 +489,13 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
         if (auto text = ctx.read_file((*words)[1])) {
           ++sourced;
           auto more = SplitStatements(LogicalLines(*text));
-          if (more.size() < 5000) lines.insert(lines.begin() + static_cast<long>(idx) + 1, more.begin(), more.end());
+          if (more.size() < 5000) {
+            lines.insert(lines.begin() + static_cast<long>(idx) + 1, more.begin(), more.end());
+            std::map<size_t, size_t> shifted;  // the lines after this one moved down
+            for (auto [from, to] : skip_to)
+              shifted[from > idx ? from + more.size() : from] = to > idx ? to + more.size() : to;
+            skip_to.swap(shifted);
+          }
         }
       continue;
     }
@@ -484,15 +511,31 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     }
     // `if [ ${stage} -le 4 ] && [ ${stop_stage} -ge 4 ]; then` that is false: skip to its fi.
     if (line.rfind("if ", 0) == 0) {
-      if (auto holds = NumericCondition(ExpandShellVars(line.substr(3), vars, ctx.positional)); holds && !*holds) {
-        int depth = 1;
-        size_t j = idx + 1;
-        for (; j < lines.size() && depth > 0; ++j) {
-          std::string t = Trim(lines[j].first);
-          if (t.rfind("if ", 0) == 0) ++depth;
-          if (t == "fi" || t.rfind("fi ", 0) == 0 || t.rfind("fi;", 0) == 0) --depth;
+      auto holds = NumericCondition(ExpandShellVars(line.substr(3), vars, ctx.positional));
+      // The block's own else/elif and fi (depth 1).
+      size_t branch = lines.size(), end = lines.size();
+      int depth = 1;
+      for (size_t j = idx + 1; j < lines.size() && holds; ++j) {
+        std::string t = Trim(lines[j].first);
+        if (t.rfind("if ", 0) == 0) ++depth;
+        if (t == "fi" || t.rfind("fi ", 0) == 0 || t.rfind("fi;", 0) == 0) {
+          if (--depth == 0) {
+            end = j;
+            break;
+          }
         }
-        idx = j - 1;
+        if (depth == 1 && branch == lines.size() && (t == "else" || t.rfind("elif ", 0) == 0 || t.rfind("else ", 0) == 0))
+          branch = j;
+      }
+      if (holds && *holds) {
+        if (branch < end) skip_to[branch] = end;  // the then-branch runs; the others do not
+      } else if (holds) {
+        if (branch < end && Trim(lines[branch].first).rfind("elif ", 0) == 0) {
+          lines[branch].first = Trim(lines[branch].first).substr(2);  // elif c → if c, read next
+          idx = branch - 1;
+        } else {
+          idx = branch < end ? branch : end;  // the else-branch runs, or nothing
+        }
         continue;
       }
     }

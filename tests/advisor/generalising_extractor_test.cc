@@ -109,6 +109,16 @@ TEST(ShellScript, PastedCommandsKeepTheirShape) {
   auto uv = ParseLaunchCommand("uv run --with x python train.py --lr 1", {});
   ASSERT_TRUE(uv.ok()) << uv.status().message();
   EXPECT_EQ(uv->entry, "train.py");
+  // if/else on string tests: the branch the arguments choose.
+  std::string branches = "CMD=\"accelerate launch train.py --lr 1\"\nif [ -n \"$1\" ]; then\n  python mason.py --image \"$1\" -- $CMD\n"
+                         "else\n  echo local\n  $CMD\nfi\n";
+  auto local = FindShellLaunch(branches, {});
+  ASSERT_TRUE(local.has_value());
+  EXPECT_NE(local->line.find("accelerate launch train.py"), std::string::npos) << local->line;
+  EXPECT_EQ(local->line.find("mason"), std::string::npos) << local->line;
+  auto remote = FindShellLaunch(branches, {{"img"}, {}});
+  ASSERT_TRUE(remote.has_value());
+  EXPECT_NE(remote->line.find("mason.py"), std::string::npos) << remote->line;
   auto um = ParseLaunchCommand("python -um pkg.train --x 1", {});
   ASSERT_TRUE(um.ok()) << um.status().message();
   EXPECT_EQ(um->entry, "pkg.train");
