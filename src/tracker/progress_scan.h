@@ -26,6 +26,7 @@
 #include "tracker/field_scanner.h"
 #include "tracker/field_tagger.h"
 #include "tracker/progress_line.h"
+#include "tracker/table_rows.h"
 
 namespace schedmate {
 

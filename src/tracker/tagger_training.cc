@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tracker/progress_line.h"
+#include "tracker/table_rows.h"
 
 namespace schedmate {
 namespace {

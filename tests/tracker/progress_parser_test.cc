@@ -11,6 +11,7 @@
 #include "tracker/field_scanner.h"
 #include "tracker/progress_line.h"
 #include "tracker/progress_scan.h"
+#include "tracker/table_rows.h"
 
 namespace schedmate {
 namespace {

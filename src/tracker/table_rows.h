@@ -1,0 +1,46 @@
+// Tables in logs, read as records (stage 2, before the grammar): a metrics
+// table or multi-line record whose rows each print one named number (SB3,
+// key=value blocks), and a header row of names over rows of values (CSV
+// loggers, column-aligned tables).
+#ifndef SCHEDMATE_TRACKER_TABLE_ROWS_H_
+#define SCHEDMATE_TRACKER_TABLE_ROWS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace schedmate {
+
+// A line that prints one named number and nothing else — a row of a metrics
+// table ("|    loss    | 0.482 |"), one line of a multi-line record
+// ("    train/CrossEntropyLoss=2.95"): "key: value" text to join with its
+// neighbours into one record, or "" for any other line. Separator rows
+// ("-----", "+====+") are not rows.
+std::string TableRow(std::string_view line);
+
+// How a table row is drawn (borders, indentation, separator): rows of one
+// table share it.
+std::string RowShape(std::string_view line);
+
+// A table drawn as a header row of names over rows of values (CSV loggers,
+// column-aligned tables): the cells of a line split at commas, tabs, '|' or
+// runs of two or more blanks, and which separator split them.
+struct TableCells {
+  std::vector<std::string> cells;
+  char separator = 0;  // ',', '\t', '|', or ' ' for aligned columns
+};
+TableCells SplitCells(std::string_view line);
+bool IsHeaderRow(const TableCells& t);  // three or more cells, each a name
+bool IsValueRow(const TableCells& t);   // three or more cells, at most one not a number
+// "name: value, name: value, …" for a value row under its header ("" when they do not fit).
+std::string JoinHeader(const TableCells& header, const TableCells& row);
+
+// Lines oldest first → records: value rows under their header, and runs of
+// three or more one-number rows of one shape with distinct keys, each joined
+// into one ("key: v, key: v, …"); other lines as they are — the grouping
+// ProgressScan makes as it reads newest first.
+std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_TRACKER_TABLE_ROWS_H_
