@@ -188,14 +188,20 @@ struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
   bool has_counter = false, evidence = false, deepspeed_timer = false;
+  bool after_bare_counter = false;  // the previous field was a counter without a key
 
   void Field(const ScannedField& f) {
     const std::string k(StripLogPrefix(f.key));
     std::string unit = Lower(f.unit);
-    if (f.total) return Counter(f);
+    bool nested = after_bare_counter;
+    after_bare_counter = f.total && k.empty();
+    if (f.total) return Counter(f, nested);
     if (UnitRate(f, unit)) return;
     if (f.parenthesised) return;  // running averages such as "(0.9249)"
     if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"})) evidence = true;
+    // A component loss ("Loss_D", "l_g_gan", "d loss") is training output even when it is not the loss.
+    if (!IsEvalPrefix(FirstWord(k)) && (k.rfind("loss ", 0) == 0 || LastWord(k) == "loss" || k.find(" loss ") != std::string::npos))
+      evidence = true;
     if (int r = StepKeyRank(k); r >= 0 && IsCount(f) && r + 10 < step_rank) {
       step_rank = r + 10;
       out.step = static_cast<int64_t>(f.value);
@@ -248,7 +254,9 @@ struct Builder {
     return false;
   }
 
-  void Counter(const ScannedField& f) {
+  // `nested`: this counter follows another without a key ("[1/20][30/32]",
+  // epoch then batch): the inner one is the step.
+  void Counter(const ScannedField& f, bool nested = false) {
     const std::string k(StripLogPrefix(f.key));
     // A counter is the step unless its key names something else: the epoch
     // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
@@ -263,6 +271,7 @@ struct Builder {
     if (!stepish || !IsCount(f) || *f.total <= 0 || *f.total >= 1e15) return;
     has_counter = true;
     int rank = f.follows_bar ? -1 : 0;  // YOLO prints "epoch/epochs" first, the bar's counter later
+    if (nested && k.empty()) rank = std::min(rank, step_rank - 1);
     // Of several counters, a global one over an inner one ("inner iter 3/8 | global iter 15/5000").
     std::string_view first = FirstWord(k);
     if (first == "global" || first == "total" || first == "overall") rank -= 2;

@@ -33,6 +33,8 @@ const Expect kCases[] = {
     {"global over inner counter", "train | inner iter:   3/  8 | ppo epoch:  3/ 4 | global iter:     15/  5000| tot_loss: 3.21",
      15, 5000, N, 3.21, N},
     {"iters key", "        iters: 200, epoch: 5 | loss: 0.1428038", 200, N, N, 0.1428038, N},
+    {"epoch then batch counters, component losses", "[1/20][30/32]\tLoss_D: 0.0000\tLoss_G: 57.0740\tD(x): 1.0000",
+     30, 32, N, N, N},
     {"lightning tqdm", "Epoch 3:  45%|████▌     | 352/782 [00:21<00:26, 16.40it/s, loss=0.512, v_num=1]",
      352, 782, 1 / 16.40, 0.512, N},
     {"lightning rich", "Epoch 0/9  ━━━━━━━━━━━━━━━━━━━━ 312/469 0:00:12 • 0:00:06 25.61it/s v_num: 0 train_loss: 0.543",
