@@ -1354,12 +1354,14 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   auto unresolved = [&](const char* field, std::string why) { md.unresolved.emplace_back(field, std::move(why)); };
 
   // A model or dataset name, or why there is none (a placeholder, or nothing read).
+  std::string model_name_key;  // the key the model name came from
   auto name = [&](const char* field, const char* nothing) -> std::optional<std::string> {
     std::string rejected;
     if (const Candidate* c = Best(st, field, false, &rejected)) {
       std::string why;
       if (auto n = NameOf(c->value, std::string(field) == "dataset", &why)) {
         note(field, *c);
+        if (std::string(field) == "model_name") model_name_key = c->key;
         return std::string(field) == "model_name" ? WithVariant(st, *c, *n) : *n;
       }
     }
@@ -1581,6 +1583,22 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   md.model_type_evidence = g.why;
   if (!g.type.empty()) md.model_type = g.type;
   else unresolved("model_type", "no evidence of the task in the lexicon");
+  // A backbone names the model only where the backbone is the model (a
+  // classifier, self-supervised pre-training, a NeRF); a detector's or segmenter's
+  // backbone (DETR's --backbone resnet50) is a part of it.
+  if (md.model_name && md.model_type) {
+    std::vector<std::string> w = KeyWords(LastSegment(model_name_key));
+    bool backbone = std::find(w.begin(), w.end(), "backbone") != w.end();
+    const std::string& t = *md.model_type;
+    if (backbone && t != "image-classification" && t != "self-supervised-vision" && t != "contrastive-pretrain" &&
+        t != "other") {
+      unresolved("model_name", "only the backbone is named (" + *md.model_name + ")");
+      md.sources.erase(std::remove_if(md.sources.begin(), md.sources.end(),
+                                      [](const auto& x) { return x.field == "model_name"; }),
+                       md.sources.end());
+      md.model_name.reset();
+    }
+  }
 
   int found = (md.model_name ? 1 : 0) + (md.model_type ? 1 : 0) + (md.dataset ? 1 : 0) +
               (md.training_iterations ? 1 : 0) + (md.batch_size ? 1 : 0) + (md.hardware.num_gpus ? 1 : 0);

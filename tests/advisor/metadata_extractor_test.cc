@@ -268,5 +268,25 @@ TEST(MetadataExtractor, PartRatesAgreeOrStayUnknown) {
   EXPECT_FALSE(md.learning_rate.has_value());
 }
 
+// A detector's backbone is a part of the model, not its name.
+TEST(MetadataExtractor, ABackboneIsNotADetectorsName) {
+  Repo r("backbone");
+  r.File("main.py", R"(import argparse
+from models.detr import DETR
+p = argparse.ArgumentParser()
+p.add_argument('--backbone', default='resnet50')
+p.add_argument('--coco_path', type=str)
+p.add_argument('--epochs', default=300, type=int)
+args = p.parse_args()
+model = DETR(args.backbone)
+)");
+  r.File("models/detr.py", "class DETR:\n    pass\n");
+  WorkloadMetadata md = r.Extract("python main.py --coco_path /data/coco");
+  EXPECT_EQ(md.model_type, "detection");
+  EXPECT_FALSE(md.model_name.has_value()) << *md.model_name;
+  EXPECT_TRUE(std::any_of(md.unresolved.begin(), md.unresolved.end(),
+                          [](const auto& u) { return u.first == "model_name" && u.second.find("backbone") != std::string::npos; }));
+}
+
 }  // namespace
 }  // namespace schedmate
