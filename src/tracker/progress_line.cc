@@ -152,6 +152,7 @@ std::string ThroughputUnitFromKey(std::string_view k) {
     return "tokens/s";
   if (k == "wps" || k == "words per second") return "words/s";
   if (k == "ips") return "images/s";
+  if (k == "fps") return "frames/s";  // RL environment frames, video frames
   if (k == "tps") return "tokens/s/GPU";  // torchtitan: tokens per second per device
   if (k == "tgs") return "tokens/s/GPU";  // InternEvo: tokens per GPU per second
   if (k == "tflops" || k == "tflop/s") return "TFLOP/s";

@@ -33,6 +33,7 @@ const Expect kCases[] = {
     {"global over inner counter", "train | inner iter:   3/  8 | ppo epoch:  3/ 4 | global iter:     15/  5000| tot_loss: 3.21",
      15, 5000, N, 3.21, N},
     {"iters key", "        iters: 200, epoch: 5 | loss: 0.1428038", 200, N, N, 0.1428038, N},
+    {"frames per second", "iter 5 loss 0.5 fps 8507", 5, N, N, 0.5, 8507, "frames/s"},
     {"epoch then batch counters, component losses", "[1/20][30/32]\tLoss_D: 0.0000\tLoss_G: 57.0740\tD(x): 1.0000",
      30, 32, N, N, N},
     {"lightning tqdm", "Epoch 3:  45%|████▌     | 352/782 [00:21<00:26, 16.40it/s, loss=0.512, v_num=1]",
