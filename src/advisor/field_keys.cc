@@ -55,7 +55,7 @@ bool ParentsExcluded(const Words& parents) {
 KeyField Batch(const Words& w) {
   if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
                  "image", "roi", "anchor", "proposal", "proposals",
-                 "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets"}))
+                 "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets", "epoch", "epochs"}))
     return {};
   bool batch = (Has(w, "batch") && (Has(w, "size") || Has(w, "per") || w.size() == 1 || Is(w, {"train", "batch"}))) ||
                Has(w, "batchsize") || Is(w, {"bs"}) || Is(w, {"batchsize"}) || Is(w, {"imgs", "per", "gpu"}) ||

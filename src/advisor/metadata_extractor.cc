@@ -682,8 +682,23 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     // Keyword arguments of calls in the repository's library code are how it
     // uses its own functions (update_step=1000), not the run's settings.
     if (prec <= kImported && !near_entry) continue;
+    // Evaluation and sampling calls (trainer.sample(batch_size=1), a val
+    // DataLoader) run beside training; their sizes are not the run's.
+    std::vector<std::string> call_words = KeyWords(last);
+    bool beside = std::any_of(call_words.begin(), call_words.end(), [](const std::string& x) {
+      return x == "sample" || x == "generate" || x == "evaluate" || x == "eval" || x == "predict" || x == "test" ||
+             x == "infer" || x == "inference" || x == "validate" || x == "valid" || x == "val";
+    });
+    if (loader)
+      for (const auto& a : c.args) {
+        std::vector<std::string> aw = KeyWords(a.text);
+        beside = beside || std::any_of(aw.begin(), aw.end(), [](const std::string& x) {
+                   return x == "val" || x == "valid" || x == "validation" || x == "test" || x == "eval";
+                 });
+      }
     for (const auto& [k, v] : c.kwargs) {
       if (loader && k != "batch_size") continue;
+      if (beside && k.find("batch") != std::string::npos) continue;
       if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
       if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
     }

@@ -48,6 +48,7 @@ TEST(FieldKeys, ReadsKeysByTheirWords) {
   EXPECT_EQ(ClassifyKey("mixed_precision").field, "precision");
   EXPECT_EQ(ClassifyKey("lrate").field, "learning_rate");
   EXPECT_EQ(ClassifyKey("policy.type").field, "model_name");  // the policy an agent trains
+  EXPECT_EQ(ClassifyKey("batch_per_epoch").field, "");       // a count of batches, not their size
   EXPECT_EQ(ClassifyKey("lr_scheduler.type").field, "");
   EXPECT_EQ(ClassifyKey("train_for_env_steps").field, "steps");  // RL budgets
   EXPECT_EQ(ClassifyKey("num_train_frames").field, "steps");

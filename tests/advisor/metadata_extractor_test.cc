@@ -288,5 +288,21 @@ model = DETR(args.backbone)
                           [](const auto& u) { return u.first == "model_name" && u.second.find("backbone") != std::string::npos; }));
 }
 
+// Evaluation loaders and sampling calls run beside training: their batch
+// sizes are not the run's.
+TEST(MetadataExtractor, EvaluationBatchSizesAreNotTheRuns) {
+  Repo r("evalbatch");
+  r.File("main.py", R"(import argparse
+import torch
+p = argparse.ArgumentParser()
+p.add_argument('--batch_size', type=int, default=32)
+args = p.parse_args()
+val_loader = torch.utils.data.DataLoader(Dataset(args, 'val'), batch_size=1)
+images = trainer.sample(texts=['a'], batch_size=1)
+)");
+  WorkloadMetadata md = r.Extract("python main.py");
+  EXPECT_EQ(md.batch_size, 32);
+}
+
 }  // namespace
 }  // namespace schedmate
