@@ -49,13 +49,6 @@ std::vector<std::string> CommandHeads(std::string_view script);
 
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx);
 
-// A command as a user pastes it from a README: shell prompts ("$ ", "!" of a
-// notebook cell) dropped at line starts, and every variable the command
-// neither sets nor defaults (`--nproc_per_node $NUM_GPU`) written as the
-// placeholder `<NUM_GPU>` — the user's to fill, never an empty word that
-// would shift the next argument into its place.
-std::string PastedCommand(std::string_view command);
-
 // `${X:-d}`, `$X`, `$1`, `${ARR[@]}` … expanded with `vars` and `positional`.
 std::string ExpandShellVars(std::string_view text, const std::map<std::string, std::string>& vars,
                             const std::vector<std::string>& positional);

@@ -158,6 +158,17 @@ Result<std::optional<double>> GetOptNumber(const Json& obj,
   return std::optional<double>(x);
 }
 
+Result<CorpusOrigin> GetCorpusOrigin(const Json& obj, std::string_view where) {
+  ASSIGN_OR_RETURN(std::optional<std::string> url, GetOptString(obj, "url", where));
+  ASSIGN_OR_RETURN(std::optional<std::string> source, GetOptString(obj, "source", where));
+  ASSIGN_OR_RETURN(std::optional<std::string> split, GetOptString(obj, "split", where));
+  CorpusOrigin o{url.value_or(source.value_or("")), split.value_or("")};
+  if (!o.split.empty() && o.split != "dev" && o.split != "val")
+    return InvalidArgument(std::string(where) + ": field 'split': expected \"dev\", \"val\" or null, got '" + o.split +
+                           "'");
+  return o;
+}
+
 Result<std::optional<std::string>> GetOptString(const Json& obj,
                                                 std::string_view field,
                                                 std::string_view where) {

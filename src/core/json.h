@@ -51,6 +51,14 @@ Result<std::optional<std::string>> GetOptString(const Json& obj,
                                                 std::string_view field,
                                                 std::string_view where);
 
+// Where a labelled corpus record came from and which part it is in: its
+// "url" (else "source", else "") and its "split" ("dev", "val" or absent →
+// ""); any other split is an error naming the field.
+struct CorpusOrigin {
+  std::string source, split;
+};
+Result<CorpusOrigin> GetCorpusOrigin(const Json& obj, std::string_view where);
+
 // Calls `fn` with each non-blank line of a JSONL file, parsed, and its
 // "path:line"; stops at the first error (a parse error names the line).
 Status ForEachJsonLine(const std::string& path,

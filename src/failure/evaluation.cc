@@ -24,13 +24,9 @@ Result<std::vector<FailureCase>> LoadFailureCases(const std::string& path) {
     else return InvalidArgument(where + ": field 'category': '" + cat + "' is not infrastructure, framework or user");
     ASSIGN_OR_RETURN(c.component, GetOptString(j, "faulty_component", where));
     ASSIGN_OR_RETURN(c.root_cause_line_index, GetInt(j, "root_cause_line_index", where));
-    ASSIGN_OR_RETURN(std::optional<std::string> url, GetOptString(j, "url", where));
-    ASSIGN_OR_RETURN(std::optional<std::string> source, GetOptString(j, "source", where));
-    c.source = url.value_or(source.value_or(""));
-    ASSIGN_OR_RETURN(std::optional<std::string> split, GetOptString(j, "split", where));
-    c.split = split.value_or("");
-    if (!c.split.empty() && c.split != "dev" && c.split != "val")
-      return InvalidArgument(where + ": field 'split': expected \"dev\", \"val\" or null, got '" + c.split + "'");
+    ASSIGN_OR_RETURN(CorpusOrigin origin, GetCorpusOrigin(j, where));
+    c.source = std::move(origin.source);
+    c.split = std::move(origin.split);
     cases.push_back(std::move(c));
     return Status::Ok();
   }));

@@ -72,13 +72,9 @@ Result<std::vector<TrackerCase>> LoadTrackerCases(const std::string& path) {
     ASSIGN_OR_RETURN(c.log, GetString(j, "log", where));
     ASSIGN_OR_RETURN(std::optional<std::string> fw, GetOptString(j, "framework", where));
     c.framework = fw.value_or("");
-    ASSIGN_OR_RETURN(std::optional<std::string> url, GetOptString(j, "url", where));
-    ASSIGN_OR_RETURN(std::optional<std::string> source, GetOptString(j, "source", where));
-    c.source = url.value_or(source.value_or(""));
-    ASSIGN_OR_RETURN(std::optional<std::string> split, GetOptString(j, "split", where));
-    c.split = split.value_or("");
-    if (!c.split.empty() && c.split != "dev" && c.split != "val")
-      return InvalidArgument(where + ": field 'split': expected \"dev\", \"val\" or null, got '" + c.split + "'");
+    ASSIGN_OR_RETURN(CorpusOrigin origin, GetCorpusOrigin(j, where));
+    c.source = std::move(origin.source);
+    c.split = std::move(origin.split);
     if (auto n = j.find("noisy"); n != j.end() && n->is_boolean()) c.noisy = n->get<bool>();
     auto t = j.find("truth");
     if (t == j.end()) return InvalidArgument(where + ": missing field 'truth'");

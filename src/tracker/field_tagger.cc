@@ -270,12 +270,10 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
         break;
       case FieldRole::kIntervalTime:
         if (scale > 0 && f.value > 0 && steps_between) r.step_time_s = f.value * scale / *steps_between;
-        r.time_needs_previous = !steps_between;
         break;
       case FieldRole::kCumulativeTime:
         if (scale > 0 && steps_between && previous->fields[i].value < f.value)
           r.step_time_s = (f.value - previous->fields[i].value) * scale / *steps_between;
-        r.time_needs_previous = !steps_between;
         break;
       default:
         break;
@@ -293,7 +291,6 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
   }
   if (!r.total_steps)
     if (auto [i, s] = best(role(FieldRole::kTotal)); i >= 0) r.total_steps = count(line.fields[i]);
-  if (auto [i, s] = best(role(FieldRole::kEpoch)); i >= 0) r.epoch = count(line.fields[i]);
   return r;
 }
 

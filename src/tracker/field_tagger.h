@@ -82,11 +82,10 @@ class FieldTagger {
 // One record read by the tagger: the field chosen for each role and the
 // values it gives, in seconds and per step.
 struct TaggedRecord {
-  std::optional<int64_t> step, total_steps, epoch;
+  std::optional<int64_t> step, total_steps;
   std::optional<double> step_time_s, throughput, loss;
   std::string throughput_unit;
   double step_p = 0, time_p = 0, throughput_p = 0, loss_p = 0;  // the chosen fields' probabilities
-  bool time_needs_previous = false;  // an interval or cumulative time with no previous record
   FieldRole time_role = FieldRole::kOther;  // how the time field was read
 };
 

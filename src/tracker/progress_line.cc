@@ -300,17 +300,17 @@ struct Builder {
   }
 };
 
-uint64_t LayoutOf(const ScannedLine& s) {
+}  // namespace
+
+std::string LayoutSignature(const ScannedLine& s) {
   std::string sig = s.has_bar ? "bar|" : "";
   for (const auto& f : s.fields) {
     if (f.parenthesised) continue;
     sig += f.total ? "#/#" : f.key;
     sig += '|';
   }
-  return StableHash(sig);
+  return sig;
 }
-
-}  // namespace
 
 int ProgressLine::Facts() const {
   return (step ? 1 : 0) + (total_steps ? 1 : 0) + (step_time_s ? 1 : 0) +
@@ -355,7 +355,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
   bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;
   out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
-  out.layout = LayoutOf(scanned);
+  out.layout = StableHash(LayoutSignature(scanned));
   return out;
 }
 

@@ -40,6 +40,10 @@ struct ProgressLine {
 ProgressLine InterpretLine(std::string_view line);
 ProgressLine InterpretScanned(const ScannedLine& scanned);
 
+// A record's layout: its keys in order (counters as "#/#", parenthesised
+// values left out) and whether it draws a bar. Records of one logger share it.
+std::string LayoutSignature(const ScannedLine& s);
+
 // What the hand-written key vocabulary says of one field, as short words
 // ("step", "epoch", "total", "time", "rate", "throughput", "loss", "eval",
 // "lr"): features of the learned field tagger (field_tagger.h).

@@ -276,17 +276,12 @@ bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
     if (s.fields.size() < 2 || InterpretScanned(s).is_eval) continue;
     lines.emplace_back(index, std::move(s));
   }
-  auto shape = [](const ScannedLine& s) {
-    std::string k;
-    for (const auto& f : s.fields) k += (f.total ? "#/#" : f.key) + "|";
-    return k;
-  };
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::string key = shape(lines[i].second);
+    std::string key = LayoutSignature(lines[i].second);
     const ScannedLine* previous = nullptr;
     int64_t previous_index = -1;
     for (size_t j = i + 1; j < lines.size() && !previous; ++j)
-      if (shape(lines[j].second) == key) {
+      if (LayoutSignature(lines[j].second) == key && lines[j].second.fields.size() == lines[i].second.fields.size()) {
         previous = &lines[j].second;
         previous_index = lines[j].first;
       }

@@ -25,11 +25,19 @@ std::string RowShape(std::string_view line) {
 TableCells SplitCells(std::string_view line) {
   TableCells t;
   if (line.size() > 600) return t;
-  for (char sep : {',', '\t', '|'})
-    if (std::count(line.begin(), line.end(), sep) >= 2) {
-      t.separator = sep;
-      break;
-    }
+  // One pass first: most lines have neither two separators nor two gaps of blanks.
+  int commas = 0, tabs = 0, pipes = 0, gaps = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    commas += c == ',';
+    tabs += c == '\t';
+    pipes += c == '|';
+    gaps += c == ' ' && i + 1 < line.size() && line[i + 1] == ' ' && (i == 0 || line[i - 1] != ' ');
+  }
+  if (commas >= 2) t.separator = ',';
+  else if (tabs >= 2) t.separator = '\t';
+  else if (pipes >= 2) t.separator = '|';
+  else if (gaps < 2) return t;
   auto trim = [](std::string_view x) {
     while (!x.empty() && (x.front() == ' ' || x.front() == '\t')) x.remove_prefix(1);
     while (!x.empty() && (x.back() == ' ' || x.back() == '\t' || x.back() == '\r')) x.remove_suffix(1);

@@ -30,16 +30,6 @@ bool IsRateUnit(const std::string& unit) {
 
 bool IsCount(const ScannedField& f) { return f.integer && f.value >= 0 && f.value < 1e15; }
 
-std::string LayoutKey(const ScannedLine& s) {
-  std::string k = s.has_bar ? "bar|" : "";
-  for (const auto& f : s.fields) {
-    if (f.parenthesised) continue;
-    k += f.total ? "#/#" : f.key;
-    k += '|';
-  }
-  return k;
-}
-
 // The step the record prints (a counter's value or a step-ish integer field
 // equal to the truth), for "steps since the previous record".
 std::optional<double> StepDelta(const ScannedLine& line, const ScannedLine* previous, const std::vector<int>& roles) {
@@ -146,9 +136,9 @@ std::vector<FieldTagger::Example> LabelledFields(const TrackerCase& c, LabelStat
   // The truth record: the newest that prints the step (or, without one, the
   // loss or the time) — the one whose fields match the most truths.
   auto previous_of = [&](size_t at) -> const ScannedLine* {
-    std::string key = LayoutKey(records[at]);
+    std::string key = LayoutSignature(records[at]);
     for (size_t j = at; j-- > 0;)
-      if (LayoutKey(records[j]) == key && records[j].fields.size() == records[at].fields.size()) return &records[j];
+      if (LayoutSignature(records[j]) == key && records[j].fields.size() == records[at].fields.size()) return &records[j];
     return nullptr;
   };
   int truth_at = -1;
@@ -179,10 +169,10 @@ std::vector<FieldTagger::Example> LabelledFields(const TrackerCase& c, LabelStat
     }
   };
   emit(truth_at, 1.0);
-  std::string key = LayoutKey(records[truth_at]);
+  std::string key = LayoutSignature(records[truth_at]);
   int more = 0;
   for (size_t j = truth_at; j-- > 0 && more < earlier_records;)
-    if (LayoutKey(records[j]) == key && records[j].fields.size() == roles.size()) {
+    if (LayoutSignature(records[j]) == key && records[j].fields.size() == roles.size()) {
       emit(j, earlier_weight);
       ++more;
     }

@@ -15,6 +15,7 @@
 #include "advisor/model_type.h"
 #include "advisor/real_corpus.h"
 #include "advisor/run_values.h"
+#include "advisor/pasted_command.h"
 #include "advisor/shell_script.h"
 
 namespace schedmate {

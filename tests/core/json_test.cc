@@ -58,6 +58,20 @@ namespace schedmate {
 namespace {
 
 // Found by fuzz_experiment_json: 1e29 was cast to int64 (undefined).
+TEST(JsonTest, CorpusOriginReadsSourceAndSplit) {
+  auto a = GetCorpusOrigin(Json{{"url", "https://x/1"}, {"source", "x#1"}, {"split", "val"}}, "f:1");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->source, "https://x/1");
+  EXPECT_EQ(a->split, "val");
+  auto b = GetCorpusOrigin(Json{{"source", "x#1"}, {"split", nullptr}}, "f:2");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->source, "x#1");
+  EXPECT_EQ(b->split, "");
+  auto c = GetCorpusOrigin(Json{{"split", "test"}}, "f:3");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("f:3: field 'split'"), std::string::npos);
+}
+
 TEST(JsonTest, HugeNumbersAreNotIntegers) {
   Json j = *ParseJson(R"({"a": 1e29, "b": 18446744073709551615, "c": 7, "d": -3})", "t");
   EXPECT_FALSE(GetInt(j, "a", "t").ok());
