@@ -1,5 +1,6 @@
 #include "tracker/progress_line.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <vector>
@@ -52,7 +53,7 @@ int StepKeyRank(std::string_view k) {
     return 2;
   if (In(k, {"num updates", "updates", "update"})) return 3;
   if (In(k, {"batch", "batch idx", "batch id"})) return 4;
-  if (In(k, {"iters", "steps"})) return 5;
+  if (In(k, {"iters", "steps", "iterations"})) return 5;
   // "the current batch 2000", "global iter 15": a step noun qualified by
   // position words (never by evaluation or size words).
   std::string_view last = LastWord(k), first = FirstWord(k);
@@ -135,8 +136,10 @@ int LossKeyRank(std::string_view k) {
   if (LastWord(k) != "loss" || k.find("scale") != std::string_view::npos) return -1;
   std::string_view first = FirstWord(k);
   if (IsEvalPrefix(first)) return -1;
-  if (In(first, {"lm", "total", "train", "training", "overall", "avg", "mean", "tr",
-                 "batch", "running", "global", "weighted", "final"}))
+  // "train loss", "mean loss" — but "mean value loss" is one component of it.
+  bool two_words = std::count(k.begin(), k.end(), ' ') == 1;
+  if (two_words && In(first, {"lm", "total", "train", "training", "overall", "avg", "mean", "tr",
+                              "batch", "running", "global", "weighted", "final"}))
     return 1;
   return 2;
 }
@@ -188,6 +191,7 @@ bool IsCount(const ScannedField& f) { return f.integer && f.value >= 0 && f.valu
 struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
+  int components = 0;  // component losses ("d loss", "value loss")
   bool has_counter = false, evidence = false, deepspeed_timer = false;
   bool after_bare_counter = false;  // the previous field was a counter without a key
 
@@ -203,16 +207,21 @@ struct Builder {
     // A component loss ("Loss_D", "l_g_gan", "d loss") is training output even when it is not the loss.
     if (!IsEvalPrefix(FirstWord(k)) && (k.rfind("loss ", 0) == 0 || LastWord(k) == "loss" || k.find(" loss ") != std::string::npos))
       evidence = true;
-    if (int r = StepKeyRank(k); r >= 0 && IsCount(f) && r + 10 < step_rank) {
+    // A plural count ("iterations: 0") of zero is more often a tally of
+    // skipped or failed ones than the step.
+    if (int r = StepKeyRank(k); r >= 0 && IsCount(f) && r + 10 < step_rank && !(r == 5 && f.value == 0)) {
       step_rank = r + 10;
       out.step = static_cast<int64_t>(f.value);
     }
     if (IsEpochKey(k) && IsCount(f)) out.epoch_as_step = static_cast<int64_t>(f.value);
     if (IsTotalKey(k) && IsCount(f) && f.value > 0 && !out.total_steps)
       out.total_steps = static_cast<int64_t>(f.value);
-    if (int r = LossKeyRank(k); r >= 0 && r < loss_rank) {
-      loss_rank = r;
-      out.loss = f.value;
+    if (int r = LossKeyRank(k); r >= 0) {
+      components += r == 2;
+      if (r < loss_rank) {
+        loss_rank = r;
+        out.loss = f.value;
+      }
     }
     if (IsStepTimeKey(k)) {
       double scale = TimeUnitScale(unit);
@@ -340,6 +349,8 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   b.out.timestamp_resolution_s = scanned.timestamp_resolution_s;
   for (const auto& f : scanned.fields) b.Field(f);
   ProgressLine& out = b.out;
+  // Several component losses and no whole one: the run's loss is not printed.
+  if (b.loss_rank == 2 && b.components >= 2) out.loss.reset();
   // DeepSpeed's timer prints "epoch/global_step, SamplesPerSec=…".
   if (b.deepspeed_timer && b.step_rank <= 0) {
     out.step = out.total_steps;

@@ -51,12 +51,12 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
   }
   if (std::string row = TableRow(line); !row.empty()) {
     std::string key = ScanLine(row).fields[0].key;
-    bool repeated = std::any_of(rows_.begin(), rows_.end(), [&](const Row& r) { return r.key == key; });
-    if (repeated || rows_.size() >= 64 || (!rows_.empty() && RowShape(rows_.back().line) != RowShape(line)))
-      FlushRows();
-    rows_.push_back({std::string(line), std::move(row), std::move(key), index});
+    if (!row_run_.Accepts(line, key)) FlushRows();
+    row_run_.Add(std::string(line), key);
+    rows_.push_back({std::string(line), std::move(row), index});
     return stats_.lines < options_.max_lines && !Enough();
   }
+  if (!rows_.empty() && IsBlockFiller(line)) return stats_.lines < options_.max_lines && !Enough();
   FlushRows();
   Record(line, index, options_.stage1);
   return stats_.lines < options_.max_lines && !Enough();
@@ -93,6 +93,7 @@ void ProgressScan::FlushRows() {
   if (rows_.empty()) return;
   std::vector<Row> rows;
   rows.swap(rows_);
+  row_run_.Clear();
   if (rows.size() >= 3) {
     std::string text;
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) text += (text.empty() ? "" : ", ") + it->text;

@@ -74,10 +74,10 @@ class ProgressScan {
   void ApplyTagger(int anchor, ProgressReport& r) const;
   bool TagUnreadLines(ProgressReport& r) const;
   // Rows of a metrics table or a multi-line record (field_scanner.h
-  // TableRow), newest first, until a line that is not one ends them: three or
-  // more with distinct keys are read as one record.
+  // TableRow), newest first, until a line that is neither one nor a filler
+  // (table_rows.h RowRun) ends them: three or more are read as one record.
   struct Row {
-    std::string line, text, key;
+    std::string line, text;
     int64_t index;
   };
   void Record(std::string_view text, int64_t index, bool filter);
@@ -101,6 +101,7 @@ class ProgressScan {
   LineClassifier::Scratch scratch_;
   std::vector<Entry> entries_;  // training lines, newest first
   std::vector<Row> rows_;
+  RowRun row_run_;
   std::vector<ValueRow> value_rows_;
   bool header_read_ = false;
   int first_step_ = -1;         // the anchor once a step is seen

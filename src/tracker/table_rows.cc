@@ -22,6 +22,44 @@ std::string RowShape(std::string_view line) {
   return shape;
 }
 
+bool IsBlockFiller(std::string_view line) {
+  if (line.size() > 160) return false;
+  size_t letters = 0, marks = 0, end = line.size();
+  while (end > 0 && (line[end - 1] == ' ' || line[end - 1] == '|' || line[end - 1] == '\r' || line[end - 1] == '\t')) --end;
+  for (size_t i = 0; i < end; ++i) {
+    char c = line[i];
+    if (IsDigit(c)) return false;
+    if (IsAlpha(c) || c == '_') ++letters;
+    else if (c == '-' || c == '=' || c == '#' || c == '*' || c == '+' || c == '~') ++marks;
+    else if (c != ' ' && c != '|' && c != '\t' && c != '/' && c != ':') return false;
+  }
+  if (letters == 0) return marks == 0 || marks >= 3;  // a blank line or a rule
+  // A section name: one word ending in '/' or ':'.
+  std::string_view t = line.substr(0, end);
+  while (!t.empty() && (t.front() == ' ' || t.front() == '|' || t.front() == '\t')) t.remove_prefix(1);
+  return marks == 0 && !t.empty() && (t.back() == '/' || t.back() == ':') && t.find(' ') == std::string_view::npos;
+}
+
+bool RowRun::Accepts(std::string_view line, const std::string& key) const {
+  if (keys_.empty()) return true;
+  if (keys_.size() >= 64 || std::find(keys_.begin(), keys_.end(), key) != keys_.end()) return false;
+  std::string shape = RowShape(line);
+  // Borders and indentation must agree; a row without ':' or '=' ("Learning
+  // iteration 66/300") may sit among "key: value" rows.
+  return shape.substr(0, 2) == shape_.substr(0, 2) && (shape[2] == shape_[2] || shape[2] == ' ' || shape_[2] == ' ');
+}
+
+void RowRun::Add(std::string line, std::string key) {
+  std::string shape = RowShape(line);
+  if (shape_.empty() || shape_[2] == ' ') shape_ = shape;
+  keys_.push_back(std::move(key));
+}
+
+void RowRun::Clear() {
+  keys_.clear();
+  shape_.clear();
+}
+
 TableCells SplitCells(std::string_view line) {
   TableCells t;
   if (line.size() > 600) return t;
@@ -109,18 +147,19 @@ std::string JoinHeader(const TableCells& header, const TableCells& row) {
 
 std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
-  std::vector<std::pair<std::string, std::string>> run;  // (line, row)
-  std::vector<std::string> keys;
+  std::vector<std::pair<std::string, std::string>> run;  // (line, row); "" rows are fillers
+  RowRun rows;
   auto flush = [&] {
-    if (run.size() >= 3) {
+    if (rows.size() >= 3) {
       std::string text;
-      for (const auto& [line, row] : run) text += (text.empty() ? "" : ", ") + row;
+      for (const auto& [line, row] : run)
+        if (!row.empty()) text += (text.empty() ? "" : ", ") + row;
       out.push_back(std::move(text));
     } else {
       for (const auto& [line, row] : run) out.push_back(line);
     }
     run.clear();
-    keys.clear();
+    rows.Clear();
   };
   TableCells header;
   for (const auto& line : lines) {
@@ -134,15 +173,17 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
       }
     std::string row = TableRow(line);
     if (row.empty()) {
+      if (rows.size() > 0 && IsBlockFiller(line)) {
+        run.emplace_back(line, "");
+        continue;
+      }
       flush();
       out.push_back(line);
       continue;
     }
     std::string key = ScanLine(row).fields[0].key;
-    if (std::find(keys.begin(), keys.end(), key) != keys.end() || run.size() >= 64 ||
-        (!run.empty() && RowShape(run.back().first) != RowShape(line)))
-      flush();
-    keys.push_back(key);
+    if (!rows.Accepts(line, key)) flush();
+    rows.Add(line, key);
     run.emplace_back(line, std::move(row));
   }
   flush();
@@ -151,12 +192,19 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
 
 std::string TableRow(std::string_view line) {
   if (line.size() > 160) return "";
-  // Cheap first: a row holds one number (a run of digits, '.', 'e', '+', '-').
+  // Cheap first: a row holds one number (a run of digits, '.', and an
+  // exponent: "1e-05" is one run, "-0.12" one).
   int runs = 0;
+  auto continues = [&](size_t i) {  // line[i] is a digit
+    if (i == 0) return false;
+    char p = line[i - 1];
+    if (IsDigit(p) || p == '.') return true;
+    if (p == 'e' || p == 'E') return i >= 2 && IsDigit(line[i - 2]);
+    if (p == '-' || p == '+') return i >= 3 && (line[i - 2] == 'e' || line[i - 2] == 'E') && IsDigit(line[i - 3]);
+    return false;
+  };
   for (size_t i = 0; i < line.size(); ++i)
-    if (IsDigit(line[i]) && (i == 0 || !(IsDigit(line[i - 1]) || line[i - 1] == '.' || line[i - 1] == 'e' ||
-                                         line[i - 1] == 'E' || line[i - 1] == '-' || line[i - 1] == '+')))
-      if (++runs > 2) return "";
+    if (IsDigit(line[i]) && !continues(i) && ++runs > 2) return "";
   if (runs == 0 && line.find("nan") == std::string_view::npos) return "";
   // Table borders and cell separators become blanks, runs of blanks one.
   std::string t;
@@ -168,7 +216,7 @@ std::string TableRow(std::string_view line) {
   while (!t.empty() && t.back() == ' ') t.pop_back();
   if (t.empty()) return "";
   ScannedLine s = ScanLine(t);
-  if (s.fields.size() != 1 || s.has_bar || s.fields[0].key.empty() || s.fields[0].total || s.timestamp_s) return "";
+  if (s.fields.size() != 1 || s.has_bar || s.fields[0].key.empty() || s.timestamp_s) return "";
   const ScannedField& f = s.fields[0];
   // The key must be all the line holds before its value: "loss 0.48", not "Saving checkpoint 1000 to …".
   size_t words = 0;

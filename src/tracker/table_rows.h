@@ -22,6 +22,26 @@ std::string TableRow(std::string_view line);
 // table share it.
 std::string RowShape(std::string_view line);
 
+// A line inside a metrics block that is not a row and does not end it: a
+// rule ("-----", "#####", "+====+"), a blank line, or a section name
+// ("| time/ |   |", "train:").
+bool IsBlockFiller(std::string_view line);
+
+// Rows being gathered into one record, in reading order (oldest first for
+// JoinTableRows, newest first for ProgressScan): a row joins unless its key is
+// already there, it is drawn differently, or the run is full.
+class RowRun {
+ public:
+  bool Accepts(std::string_view line, const std::string& key) const;
+  void Add(std::string line, std::string key);
+  void Clear();
+  size_t size() const { return keys_.size(); }
+
+ private:
+  std::vector<std::string> keys_;
+  std::string shape_;
+};
+
 // A table drawn as a header row of names over rows of values (CSV loggers,
 // column-aligned tables): the cells of a line split at commas, tabs, '|' or
 // runs of two or more blanks, and which separator split them.

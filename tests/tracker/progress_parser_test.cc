@@ -176,9 +176,42 @@ TEST(FieldScanner, TableRowsJoinIntoOneRecord) {
   std::vector<std::string> lines = {"----", "| a | 1 |", "| b | 2 |", "| loss | 0.5 |", "----",
                                     "| a | 3 |", "| b | 4 |", "plain line 7"};
   auto records = JoinTableRows(lines);
-  ASSERT_EQ(records.size(), 6u);
+  ASSERT_EQ(records.size(), 5u);  // the rule after a table belongs to it
   EXPECT_EQ(records[1], "a 1, b 2, loss 0.5");
-  EXPECT_EQ(records[3], "| a | 3 |");  // two rows are not a table
+  EXPECT_EQ(records[2], "| a | 3 |");  // two rows are not a table
+}
+
+TEST(FieldScanner, BlocksJoinAcrossRulesSectionsAndNegativeValues) {
+  EXPECT_EQ(TableRow("   Mean surrogate loss: -0.1204"), "Mean surrogate loss: -0.1204");
+  EXPECT_EQ(TableRow("| learning_rate | 1e-05 |"), "learning_rate 1e-05");
+  EXPECT_EQ(TableRow("lr 1e-05 loss -3 x 4"), "");  // three numbers
+  EXPECT_TRUE(IsBlockFiller("-----------------"));
+  EXPECT_TRUE(IsBlockFiller("| time/                   |             |"));
+  EXPECT_TRUE(IsBlockFiller(""));
+  EXPECT_FALSE(IsBlockFiller("Saving checkpoint"));
+  EXPECT_FALSE(IsBlockFiller("| time/ | 12 |"));
+  // A block per iteration (counter line, blank, rows, rule, more rows).
+  std::vector<std::string> lines = {"#####", "   Learning iteration 66/300  ", "",
+                                    "   Total steps: 1608", "   Mean value loss: 0.43",
+                                    "   Mean surrogate loss: -0.12", "-----", "   Iteration time: 0.24s"};
+  auto records = JoinTableRows(lines);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1], "Learning iteration 66/300, Total steps: 1608, Mean value loss: 0.43, "
+                        "Mean surrogate loss: -0.12, Iteration time: 0.24s");
+  ProgressLine p = InterpretLine(records[1]);
+  EXPECT_EQ(p.step, 66);
+  EXPECT_EQ(p.total_steps, 300);
+  EXPECT_DOUBLE_EQ(*p.step_time_s, 0.24);
+  EXPECT_FALSE(p.loss.has_value());  // only component losses are printed
+}
+
+TEST(ProgressLine, ComponentAndWholeLosses) {
+  EXPECT_DOUBLE_EQ(*InterpretLine("step 5 mean loss 0.4 time 1.0").loss, 0.4);
+  EXPECT_DOUBLE_EQ(*InterpretLine("step 5 d loss 0.4 time 1.0").loss, 0.4);  // one component: the loss printed
+  EXPECT_FALSE(InterpretLine("step 5 d loss 0.4 g loss 0.9 time 1.0").loss.has_value());
+  EXPECT_DOUBLE_EQ(*InterpretLine("step 5 d loss 0.4 g loss 0.9 loss 1.3").loss, 1.3);
+  EXPECT_EQ(InterpretLine("iterations: 18, loss: 0.48").step, 18);
+  EXPECT_FALSE(InterpretLine("iterations: 0, loss: 0.48").step.has_value());  // a tally, not a step
 }
 
 TEST(FieldScanner, KeysUnitsAndCounters) {
