@@ -88,7 +88,7 @@ bool IsStepTimeKey(std::string_view k) {
 bool IsStepRateKey(std::string_view k) {
   return In(k, {"ups", "global step/sec", "global step/s", "steps per second",
                 "steps/sec", "steps/s", "it/s", "iter/s", "train steps per second",
-                "iterations per second", "step/s"});
+                "iterations per second", "step/s", "batches per second"});
 }
 
 bool IsStepNoun(std::string_view n) {
@@ -185,6 +185,27 @@ std::string_view StripLogPrefix(std::string_view k) {
   }
 }
 
+bool IsKnownKey(std::string_view k) {
+  return StepKeyRank(k) >= 0 || IsEpochKey(k) || IsTotalKey(k) || LossKeyRank(k) >= 0 || IsStepTimeKey(k) ||
+         IsStepRateKey(k) || !ThroughputUnitFromKey(k).empty();
+}
+
+// The key a field is read under: logger words dropped, and a namespaced key
+// the vocabulary does not know read by its last part
+// ("throughput/device/tokens_per_second" → "tokens per second") unless the
+// namespace is an evaluation one ("val/…").
+std::string KeyOf(std::string_view raw) {
+  std::string_view k = StripLogPrefix(raw);
+  size_t slash = k.rfind('/');
+  if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
+    return std::string(k);
+  std::string_view last = k.substr(slash + 1);
+  // One glued word ending in "loss" ("CrossEntropyLoss") is a loss.
+  if (last.size() > 4 && last.find(' ') == std::string_view::npos && last.substr(last.size() - 4) == "loss")
+    return std::string(last.substr(0, last.size() - 4)) + " loss";
+  return std::string(last);
+}
+
 // An integer small enough to be a step count (and to convert exactly).
 bool IsCount(const ScannedField& f) { return f.integer && f.value >= 0 && f.value < 1e15; }
 
@@ -192,11 +213,12 @@ struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
   int components = 0;  // component losses ("d loss", "value loss")
+  bool train_loss = false;  // a loss named the training one ("train loss")
   bool has_counter = false, evidence = false, deepspeed_timer = false;
   bool after_bare_counter = false;  // the previous field was a counter without a key
 
   void Field(const ScannedField& f) {
-    const std::string k(StripLogPrefix(f.key));
+    const std::string k = KeyOf(f.key);
     std::string unit = Lower(f.unit);
     bool nested = after_bare_counter;
     after_bare_counter = f.total && k.empty();
@@ -218,6 +240,7 @@ struct Builder {
       out.total_steps = static_cast<int64_t>(f.value);
     if (int r = LossKeyRank(k); r >= 0) {
       components += r == 2;
+      train_loss = train_loss || In(FirstWord(f.key), {"train", "training", "tr"});
       if (r < loss_rank) {
         loss_rank = r;
         out.loss = f.value;
@@ -366,13 +389,17 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
   bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;
   out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
+  // It must state progress beyond the step (a total, a time, a rate):
+  // nanoGPT's "step 250: train loss …, val loss …" alone is no training record.
+  out.is_train_and_eval = out.is_eval && !non_training && b.train_loss && out.step && out.loss &&
+                          (out.total_steps || out.step_time_s || out.throughput);
   out.layout = StableHash(LayoutSignature(scanned));
   return out;
 }
 
 std::vector<std::string> VocabularyHints(const ScannedField& f) {
   std::vector<std::string> out;
-  const std::string k(StripLogPrefix(f.key));
+  const std::string k = KeyOf(f.key);
   std::string unit = Lower(f.unit);
   if (StepKeyRank(k) >= 0) out.push_back("step");
   if (IsEpochKey(k) || IsEpochKey(LastWord(k))) out.push_back("epoch");

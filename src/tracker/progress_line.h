@@ -29,6 +29,10 @@ struct ProgressLine {
   double timestamp_resolution_s = 1;
   bool is_eval = false;      // validation/test/inference, or other non-training output (downloads, loading)
   bool is_training = false;  // carries training progress
+  // An evaluation record that also prints the training loss at its step
+  // ("[400/3000] Train loss: 0.12, Valid loss: 0.13"): the run's record only
+  // when the log prints no plain training records.
+  bool is_train_and_eval = false;
   // Identifies the line's layout (the ordered keys it prints), so samples of
   // one logger can be told from another's.
   uint64_t layout = 0;

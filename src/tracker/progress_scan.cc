@@ -51,14 +51,14 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
   }
   if (std::string row = TableRow(line); !row.empty()) {
     std::string key = ScanLine(row).fields[0].key;
-    if (!row_run_.Accepts(line, key)) FlushRows();
+    if (!row_run_.Accepts(line, key) && FlushRows(line))
+      return stats_.lines < options_.max_lines && !Enough();  // the line headed the rows
     row_run_.Add(std::string(line), key);
     rows_.push_back({std::string(line), std::move(row), index});
     return stats_.lines < options_.max_lines && !Enough();
   }
   if (!rows_.empty() && IsBlockFiller(line)) return stats_.lines < options_.max_lines && !Enough();
-  FlushRows();
-  Record(line, index, options_.stage1);
+  if (!FlushRows(line)) Record(line, index, options_.stage1);
   return stats_.lines < options_.max_lines && !Enough();
 }
 
@@ -89,18 +89,21 @@ void ProgressScan::Reanchor() {
   }
 }
 
-void ProgressScan::FlushRows() {
-  if (rows_.empty()) return;
+bool ProgressScan::FlushRows(std::string_view older) {
+  if (rows_.empty()) return false;
   std::vector<Row> rows;
   rows.swap(rows_);
   row_run_.Clear();
   if (rows.size() >= 3) {
     std::string text;
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) text += (text.empty() ? "" : ", ") + it->text;
+    bool headed = IsBlockHeader(older, rows.back().line);
+    if (headed) text = std::string(older) + ", " + text;
     Record(text, rows.front().index, false);  // a table is metrics, whatever stage 1 says of its rows
-    return;
+    return headed;
   }
   for (const Row& r : rows) Record(r.line, r.index, options_.stage1);
+  return false;
 }
 
 void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
@@ -117,6 +120,10 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
       context_.emplace_back(index, std::string(*it).substr(0, 2000));
     ScannedLine scanned = ScanLine(*it);
     ProgressLine p = InterpretScanned(scanned);
+    if (p.is_train_and_eval && train_and_eval_.size() < 64) {
+      train_and_eval_.push_back({p, index, scanned});
+      train_and_eval_.back().line.is_training = true;
+    }
     if (!p.is_training) continue;
     ++stats_.training_lines;
     if (first_step_ < 0 && p.step) first_step_ = static_cast<int>(entries_.size());
@@ -155,9 +162,15 @@ bool ProgressScan::Enough() const {
 }
 
 ProgressReport ProgressScan::Finish() const {
-  if (rows_.empty()) return FinishNow();
+  bool fallback = entries_.empty() && !train_and_eval_.empty();
+  if (rows_.empty() && !fallback) return FinishNow();
   ProgressScan rest = *this;  // the oldest rows are still pending: read them on a copy
   rest.FlushRows();
+  if (rest.entries_.empty() && !rest.train_and_eval_.empty()) {
+    // No plain training record: the evaluation records that print the training loss are the run's.
+    rest.entries_.swap(rest.train_and_eval_);
+    rest.Reanchor();
+  }
   return rest.FinishNow();
 }
 

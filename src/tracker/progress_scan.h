@@ -89,7 +89,9 @@ class ProgressScan {
   };
   void ReadValueRows(const TableCells& header);
   void Reanchor();
-  void FlushRows();
+  // Records the pending rows; true when `older` (the line before them) heads
+  // them and was read with them (table_rows.h IsBlockHeader).
+  bool FlushRows(std::string_view older = {});
   ProgressReport FinishNow() const;
   bool Enough() const;
   int Anchor() const;
@@ -100,6 +102,7 @@ class ProgressScan {
   const LineClassifier* classifier_;
   LineClassifier::Scratch scratch_;
   std::vector<Entry> entries_;  // training lines, newest first
+  std::vector<Entry> train_and_eval_;  // ProgressLine::is_train_and_eval records, newest first
   std::vector<Row> rows_;
   RowRun row_run_;
   std::vector<ValueRow> value_rows_;

@@ -40,6 +40,12 @@ bool IsBlockFiller(std::string_view line) {
   return marks == 0 && !t.empty() && (t.back() == '/' || t.back() == ':') && t.find(' ') == std::string_view::npos;
 }
 
+bool IsBlockHeader(std::string_view header, std::string_view first_row) {
+  auto indented = [](std::string_view l) { return !l.empty() && (l[0] == ' ' || l[0] == '\t'); };
+  return header.size() <= 300 && !indented(header) && indented(first_row) &&
+         std::any_of(header.begin(), header.end(), IsDigit);
+}
+
 bool RowRun::Accepts(std::string_view line, const std::string& key) const {
   if (keys_.empty()) return true;
   if (keys_.size() >= 64 || std::find(keys_.begin(), keys_.end(), key) != keys_.end()) return false;
@@ -149,14 +155,20 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
   std::vector<std::string> out;
   std::vector<std::pair<std::string, std::string>> run;  // (line, row); "" rows are fillers
   RowRun rows;
+  bool header_before = false;  // out.back() is the line just before the run
   auto flush = [&] {
     if (rows.size() >= 3) {
       std::string text;
       for (const auto& [line, row] : run)
         if (!row.empty()) text += (text.empty() ? "" : ", ") + row;
-      out.push_back(std::move(text));
+      if (header_before && IsBlockHeader(out.back(), run.front().first))
+        out.back() += ", " + text;
+      else
+        out.push_back(std::move(text));
+      header_before = false;
     } else {
       for (const auto& [line, row] : run) out.push_back(line);
+      header_before = !run.empty() && !run.back().second.empty();
     }
     run.clear();
     rows.Clear();
@@ -169,6 +181,7 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
       if (std::string joined = JoinHeader(header, cells); !joined.empty()) {
         flush();
         out.push_back(joined);
+        header_before = false;
         continue;
       }
     std::string row = TableRow(line);
@@ -179,6 +192,7 @@ std::vector<std::string> JoinTableRows(const std::vector<std::string>& lines) {
       }
       flush();
       out.push_back(line);
+      header_before = true;
       continue;
     }
     std::string key = ScanLine(row).fields[0].key;
@@ -199,6 +213,10 @@ std::string TableRow(std::string_view line) {
     if (i == 0) return false;
     char p = line[i - 1];
     if (IsDigit(p) || p == '.') return true;
+    // Thousands: "2,118,123,520".
+    if (p == ',' && i >= 2 && IsDigit(line[i - 2]) && i + 2 < line.size() && IsDigit(line[i + 1]) &&
+        IsDigit(line[i + 2]) && (i + 3 == line.size() || !IsDigit(line[i + 3])))
+      return true;
     if (p == 'e' || p == 'E') return i >= 2 && IsDigit(line[i - 2]);
     if (p == '-' || p == '+') return i >= 3 && (line[i - 2] == 'e' || line[i - 2] == 'E') && IsDigit(line[i - 3]);
     return false;
@@ -219,8 +237,9 @@ std::string TableRow(std::string_view line) {
   if (s.fields.size() != 1 || s.has_bar || s.fields[0].key.empty() || s.timestamp_s) return "";
   const ScannedField& f = s.fields[0];
   // The key must be all the line holds before its value: "loss 0.48", not "Saving checkpoint 1000 to …".
-  size_t words = 0;
-  for (char c : f.key) words += c == ' ';
+  size_t words = 0;  // of the key's last part ("train trainer/device train microbatch size")
+  for (size_t i = f.key.rfind('/') == std::string::npos ? 0 : f.key.rfind('/'); i < f.key.size(); ++i)
+    words += f.key[i] == ' ';
   if (words > 3 || t.size() > f.key.size() + f.unit.size() + 32) return "";
   return t;
 }

@@ -27,6 +27,11 @@ std::string RowShape(std::string_view line);
 // ("| time/ |   |", "train:").
 bool IsBlockFiller(std::string_view line);
 
+// Whether a line heads the indented rows after it ("[batch=1/10]:" or a
+// logger line "… INFO [step=1010/15000,epoch=0]" over "    train/loss=2.95"
+// rows): it is read with them as one record.
+bool IsBlockHeader(std::string_view header, std::string_view first_row);
+
 // Rows being gathered into one record, in reading order (oldest first for
 // JoinTableRows, newest first for ProgressScan): a row joins unless its key is
 // already there, it is drawn differently, or the run is full.

@@ -205,6 +205,43 @@ TEST(FieldScanner, BlocksJoinAcrossRulesSectionsAndNegativeValues) {
   EXPECT_FALSE(p.loss.has_value());  // only component losses are printed
 }
 
+TEST(FieldScanner, AHeaderLineAndItsIndentedRowsAreOneRecord) {
+  std::vector<std::string> lines = {"2025-12-12 12:11:25.670 INFO [step=1010/15000,epoch=0]",
+                                    "    train/CrossEntropyLoss=2.956", "    throughput/device/tokens_per_second=67,742",
+                                    "    throughput/device/batches_per_second=0.2584", "done"};
+  auto records = JoinTableRows(lines);
+  ASSERT_EQ(records.size(), 2u);
+  ProgressLine p = InterpretLine(records[0]);
+  EXPECT_EQ(p.step, 1010);
+  EXPECT_EQ(p.total_steps, 15000);
+  EXPECT_DOUBLE_EQ(*p.loss, 2.956);  // a glued "…Loss" under a namespace
+  EXPECT_DOUBLE_EQ(*p.throughput, 67742);  // thousands separators
+  EXPECT_EQ(p.throughput_unit, "tokens/s");
+  EXPECT_NEAR(*p.step_time_s, 1 / 0.2584, 1e-9);  // batches per second
+  // The scan (newest first) reads the same record.
+  ProgressReport r = ScanProgress(lines, ProgressScanOptions{});
+  EXPECT_EQ(r.step, 1010);
+  EXPECT_DOUBLE_EQ(*r.loss, 2.956);
+  // An unindented line over unindented rows is not their header.
+  EXPECT_EQ(JoinTableRows({"epoch 5 done in 30 s, loss 0.4", "a: 1", "b: 2", "c: 3"}).size(), 2u);
+  EXPECT_FALSE(InterpretLine("val/CrossEntropyLoss=2.9, step=4").loss.has_value());
+}
+
+TEST(ProgressLine, TrainAndEvalRecordsWhenNothingElseIsPrinted) {
+  ProgressLine p = InterpretLine("[400/3000] Train loss: 0.12, Valid loss: 0.13, Elapsed_time: 25.5");
+  EXPECT_FALSE(p.is_training);
+  EXPECT_TRUE(p.is_train_and_eval);
+  std::vector<std::string> only = {"[200/3000] Train loss: 0.15, Valid loss: 0.14, Elapsed_time: 12.9",
+                                   "Best_accuracy : 90.0", "[400/3000] Train loss: 0.12, Valid loss: 0.13, Elapsed_time: 25.5"};
+  ProgressReport r = ScanProgress(only, ProgressScanOptions{});
+  EXPECT_EQ(r.step, 400);
+  EXPECT_DOUBLE_EQ(*r.loss, 0.12);
+  // Beside plain training records they are evaluation.
+  std::vector<std::string> mixed = {"iter 390: loss 0.2, time 30ms", "step 400: train loss 0.12, val loss 0.13",
+                                    "iter 400: loss 0.11, time 31ms"};
+  EXPECT_DOUBLE_EQ(*ScanProgress(mixed, ProgressScanOptions{}).loss, 0.11);
+}
+
 TEST(ProgressLine, ComponentAndWholeLosses) {
   EXPECT_DOUBLE_EQ(*InterpretLine("step 5 mean loss 0.4 time 1.0").loss, 0.4);
   EXPECT_DOUBLE_EQ(*InterpretLine("step 5 d loss 0.4 time 1.0").loss, 0.4);  // one component: the loss printed
