@@ -72,6 +72,23 @@ KINDS = {
 }
 
 
+def reserved_sources(path):
+    """Addresses and repositories listed in RESERVED-SOURCES.md (lower case)."""
+    urls, repos = set(), set()
+    if not os.path.exists(path):
+        return urls, repos
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        if not line.startswith("- "):
+            continue
+        item = line[2:].strip().lower().rstrip("/")
+        if item.startswith("http"):
+            urls.add(item)
+        elif "/" in item and " " not in item:
+            repos.add(item)
+    return urls, repos
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kind", choices=sorted(KINDS))
@@ -79,7 +96,10 @@ def main():
     ap.add_argument("--corpus", help="corpus file (default: the kind's)")
     ap.add_argument("--realdata", help="shared development set whose urls are left out (default: the kind's)")
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--reserved", default="../shared/RESERVED-SOURCES.md",
+                    help="sources kept for an independent evaluation; a record from one is refused")
     a = ap.parse_args()
+    reserved_urls, reserved_repos = reserved_sources(a.reserved)
     corpus_path, realdata_path, check, unit_of = KINDS[a.kind]
     corpus_path = a.corpus or corpus_path
     realdata_path = a.realdata or realdata_path
@@ -105,6 +125,8 @@ def main():
                 raise ValueError(f"{where}: field 'url': expected an address, got {rec['url']!r}")
             if not rec["log"].strip():
                 raise ValueError(f"{where}: field 'log' is empty")
+            if rec["url"].lower().rstrip("/") in reserved_urls or rec["project"].lower() in reserved_repos:
+                raise ValueError(f"{where}: {rec['url']} is a reserved source (RESERVED-SOURCES.md): drop the record")
             one_per_thread = a.kind == "failure" and any(u == rec["url"] for u, _ in seen)
             if rec["url"] in realdata_urls or (rec["url"], rec["log"]) in seen or one_per_thread:
                 skipped.append(f"{where}: {rec['url']} already in the corpus or in realdata")
