@@ -133,7 +133,12 @@ int LossKeyRank(std::string_view k) {
   if (k == "loss step" ||
       (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k))))
     return 1;
-  if (LastWord(k) != "loss" || k.find("scale") != std::string_view::npos) return -1;
+  // "loss", or a loss function's glued name ("logloss", "binary logloss",
+  // "CrossEntropyLoss"); not a part's ("RCNNL1Loss").
+  std::string_view last = LastWord(k);
+  bool lossy = last == "loss" || In(last, {"logloss", "mlogloss", "nllloss", "celoss", "bceloss", "mseloss",
+                                           "crossentropyloss", "crossentropy"});
+  if (!lossy || k.find("scale") != std::string_view::npos) return -1;
   std::string_view first = FirstWord(k);
   if (IsEvalPrefix(first)) return -1;
   // "train loss", "mean loss" — but "mean value loss" is one component of it.
@@ -200,9 +205,6 @@ std::string KeyOf(std::string_view raw) {
   if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
     return std::string(k);
   std::string_view last = k.substr(slash + 1);
-  // One glued word ending in "loss" ("CrossEntropyLoss") is a loss.
-  if (last.size() > 4 && last.find(' ') == std::string_view::npos && last.substr(last.size() - 4) == "loss")
-    return std::string(last.substr(0, last.size() - 4)) + " loss";
   return std::string(last);
 }
 
@@ -238,9 +240,14 @@ struct Builder {
     if (IsEpochKey(k) && IsCount(f)) out.epoch_as_step = static_cast<int64_t>(f.value);
     if (IsTotalKey(k) && IsCount(f) && f.value > 0 && !out.total_steps)
       out.total_steps = static_cast<int64_t>(f.value);
-    if (int r = LossKeyRank(k); r >= 0) {
+    int loss_key = LossKeyRank(k);
+    // A loss function's name alone ("logloss : 0.56") is as often an
+    // evaluation metric; named the training one ("train-logloss") it is the loss.
+    bool trained = In(FirstWord(f.key), {"train", "training", "tr"});
+    if (loss_key >= 0 && LastWord(k) != "loss" && !trained) loss_key = -1;
+    if (int r = loss_key; r >= 0) {
       components += r == 2;
-      train_loss = train_loss || In(FirstWord(f.key), {"train", "training", "tr"});
+      train_loss = train_loss || trained;
       if (r < loss_rank) {
         loss_rank = r;
         out.loss = f.value;
@@ -389,10 +396,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
   bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;
   out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
-  // It must state progress beyond the step (a total, a time, a rate):
-  // nanoGPT's "step 250: train loss …, val loss …" alone is no training record.
-  out.is_train_and_eval = out.is_eval && !non_training && b.train_loss && out.step && out.loss &&
-                          (out.total_steps || out.step_time_s || out.throughput);
+  out.is_train_and_eval = out.is_eval && !non_training && b.train_loss && out.step && out.loss;
   out.layout = StableHash(LayoutSignature(scanned));
   return out;
 }

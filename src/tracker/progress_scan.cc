@@ -161,12 +161,26 @@ bool ProgressScan::Enough() const {
   return first_step_ >= 0 && static_cast<int>(anchor_steps_.size()) >= options_.samples;
 }
 
+// Evaluation records that print the training loss are the run's progress
+// when they state more than a step (a total, a time, a rate) or repeat with a
+// climbing step; nanoGPT's one "step 250: train loss …, val loss …" is not.
+bool ProgressScan::TrainAndEvalIsProgress() const {
+  if (train_and_eval_.empty()) return false;
+  const ProgressLine& newest = train_and_eval_.front().line;
+  if (newest.total_steps || newest.step_time_s || newest.throughput) return true;
+  for (size_t i = 1; i < train_and_eval_.size(); ++i) {
+    const ProgressLine& p = train_and_eval_[i].line;
+    if (p.layout == newest.layout && p.step && *p.step < *newest.step) return true;
+  }
+  return false;
+}
+
 ProgressReport ProgressScan::Finish() const {
   bool fallback = entries_.empty() && !train_and_eval_.empty();
   if (rows_.empty() && !fallback) return FinishNow();
   ProgressScan rest = *this;  // the oldest rows are still pending: read them on a copy
   rest.FlushRows();
-  if (rest.entries_.empty() && !rest.train_and_eval_.empty()) {
+  if (rest.entries_.empty() && rest.TrainAndEvalIsProgress()) {
     // No plain training record: the evaluation records that print the training loss are the run's.
     rest.entries_.swap(rest.train_and_eval_);
     rest.Reanchor();

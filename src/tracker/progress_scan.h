@@ -88,6 +88,7 @@ class ProgressScan {
     int64_t index;
   };
   void ReadValueRows(const TableCells& header);
+  bool TrainAndEvalIsProgress() const;
   void Reanchor();
   // Records the pending rows; true when `older` (the line before them) heads
   // them and was read with them (table_rows.h IsBlockHeader).

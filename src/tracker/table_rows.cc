@@ -1,6 +1,7 @@
 #include "tracker/table_rows.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "tracker/field_scanner.h"
 
@@ -111,6 +112,8 @@ TableCells SplitCells(std::string_view line) {
            !(line[j] == ' ' && j + 1 == line.size()))
       ++j;
     t.cells.push_back(trim(line.substr(i, j - i)));
+    t.starts.push_back(i);
+    t.ends.push_back(i + t.cells.back().size());
     i = j;
   }
   return t;
@@ -141,12 +144,47 @@ bool IsValueRow(const TableCells& t) {
   return numbers >= 2 && other <= 1;
 }
 
+namespace {
+
+// The header column an aligned value stands under: the one it overlaps most,
+// else the nearest; -1 when that column already has a value.
+std::vector<int> AlignByPosition(const TableCells& header, const TableCells& row) {
+  std::vector<int> column(row.cells.size(), -1);
+  std::vector<bool> taken(header.cells.size(), false);
+  for (size_t v = 0; v < row.cells.size(); ++v) {
+    long best = -1, best_score = 0;
+    for (size_t h = 0; h < header.cells.size(); ++h) {
+      long overlap = static_cast<long>(std::min(row.ends[v], header.ends[h])) -
+                     static_cast<long>(std::max(row.starts[v], header.starts[h]));
+      long distance = std::labs(static_cast<long>(row.starts[v]) - static_cast<long>(header.starts[h]));
+      long score = overlap > 0 ? 1000 + overlap : -distance;
+      if (best < 0 || score > best_score) {
+        best = static_cast<long>(h);
+        best_score = score;
+      }
+    }
+    if (best < 0 || taken[best] || best_score < -3) return {};
+    taken[best] = true;
+    column[v] = static_cast<int>(best);
+  }
+  return column;
+}
+
+}  // namespace
+
 std::string JoinHeader(const TableCells& header, const TableCells& row) {
-  if (header.cells.size() != row.cells.size() || header.separator != row.separator) return "";
+  if (header.separator != row.separator) return "";
+  std::vector<int> column;
+  if (header.cells.size() == row.cells.size()) {
+    for (size_t k = 0; k < row.cells.size(); ++k) column.push_back(static_cast<int>(k));
+  } else if (header.separator == ' ' && row.cells.size() < header.cells.size()) {
+    column = AlignByPosition(header, row);
+  }
+  if (column.empty()) return "";
   std::string out;
   for (size_t k = 0; k < row.cells.size(); ++k) {
     if (row.cells[k].empty()) continue;
-    out += (out.empty() ? "" : ", ") + header.cells[k] + ": " + row.cells[k];
+    out += (out.empty() ? "" : ", ") + header.cells[column[k]] + ": " + row.cells[k];
   }
   return out;
 }

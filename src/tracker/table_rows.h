@@ -53,11 +53,14 @@ class RowRun {
 struct TableCells {
   std::vector<std::string> cells;
   char separator = 0;  // ',', '\t', '|', or ' ' for aligned columns
+  std::vector<size_t> starts, ends;  // aligned columns: where each cell is on the line
 };
 TableCells SplitCells(std::string_view line);
 bool IsHeaderRow(const TableCells& t);  // three or more cells, each a name
 bool IsValueRow(const TableCells& t);   // three or more cells, at most one not a number
-// "name: value, name: value, …" for a value row under its header ("" when they do not fit).
+// "name: value, name: value, …" for a value row under its header ("" when
+// they do not fit). Aligned columns with empty cells (Chainer's PrintReport)
+// are matched by where they stand on the line.
 std::string JoinHeader(const TableCells& header, const TableCells& row);
 
 // Lines oldest first → records: value rows under their header, and runs of

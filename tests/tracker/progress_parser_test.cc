@@ -156,6 +156,10 @@ TEST(FieldScanner, HeaderOverValueTables) {
   EXPECT_TRUE(IsValueRow(r));
   EXPECT_EQ(JoinHeader(h, r), "epoch: 3, step: 649, train_loss: 0.147");
   EXPECT_FALSE(IsHeaderRow(SplitCells("2024-01-01 10:00:00  INFO  step 5")));
+  // Aligned columns with empty cells are matched by position.
+  TableCells ah = SplitCells("epoch       iteration   main/loss   lr          validation/main/loss  elapsed_time");
+  TableCells ar = SplitCells("1           600         2.26055     6.7e-05                           152.6");
+  EXPECT_EQ(JoinHeader(ah, ar), "epoch: 1, iteration: 600, main/loss: 2.26055, lr: 6.7e-05, elapsed_time: 152.6");
   EXPECT_FALSE(IsValueRow(SplitCells("Saving checkpoint to /ckpt/step_100")));
   // Read newest first, the rows come before their header: they wait for it.
   std::vector<std::string> lines = {"  step      loss        lr      time", "   100    0.5000    0.0001    0.2500",
@@ -240,6 +244,12 @@ TEST(ProgressLine, TrainAndEvalRecordsWhenNothingElseIsPrinted) {
   std::vector<std::string> mixed = {"iter 390: loss 0.2, time 30ms", "step 400: train loss 0.12, val loss 0.13",
                                     "iter 400: loss 0.11, time 31ms"};
   EXPECT_DOUBLE_EQ(*ScanProgress(mixed, ProgressScanOptions{}).loss, 0.11);
+}
+
+TEST(ProgressLine, LossFunctionNamesNamedTheTrainingOne) {
+  EXPECT_DOUBLE_EQ(*InterpretLine("[LightGBM] [Info] Iteration:65, training binary_logloss : 0.304071").loss, 0.304071);
+  EXPECT_FALSE(InterpretLine("epoch 3  auc : 0.7744    logloss : 0.5654").loss.has_value());  // a metric
+  EXPECT_FALSE(InterpretLine("Epoch[0] Batch [420] Train-RCNNL1Loss=1.32").loss.has_value());  // a part's
 }
 
 TEST(ProgressLine, ComponentAndWholeLosses) {
