@@ -21,5 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto p = m->Probabilities({"bias", "c=error"});
     if (p.size() != schedmate::FailureClassNames().size()) __builtin_trap();
   }
+  if (auto t = schedmate::ParseSignatureTrust(text, "fuzz"); t.ok()) {
+    schedmate::FailureModel m;
+    m.signatures = *t;
+    for (const auto& [id, r] : m.signatures)
+      if (r.right > r.decided || r.right < 0) __builtin_trap();
+      else (void)m.Trusts(id);
+  }
   return 0;
 }

@@ -85,6 +85,7 @@ struct TrainFailureArgs {
 
 void TrainFailureModel(const TrainFailureArgs& a) {
   std::vector<LinearModel::Example> line, klass;
+  SignatureTrust trust;
   const SignatureBase& base = SignatureBase::Default();
   for (const auto& d : a.datasets) {
     auto cases = LoadFailureCases(d);
@@ -96,6 +97,10 @@ void TrainFailureModel(const TrainFailureArgs& a) {
         continue;
       }
       FailureExamples(c, base, &line, &klass, a.root_weight);
+      if (auto outcome = SignatureOutcome(c, base)) {
+        ++trust[outcome->first].decided;
+        trust[outcome->first].right += outcome->second;
+      }
       ++used;
     }
     std::printf("%s: %d logs trained on (%d validation logs left out)\n", d.c_str(), used, val);
@@ -123,6 +128,18 @@ void TrainFailureModel(const TrainFailureArgs& a) {
   };
   write("failure_line_model.tsv", lm, "root-line model");
   write("failure_class_model.tsv", km, "class model");
+  std::string path = a.out_dir + "/failure_signature_trust.tsv";
+  std::ofstream out(path, std::ios::binary);
+  out << "# How often each signature's reading matched the labels of the development logs it decided\n"
+      << "# (src/failure/failure_model.h): signature<TAB>decided<TAB>right. Written by `schedmate train\n"
+      << "# failure-model`; do not edit by hand.\n"
+      << DumpSignatureTrust(trust);
+  if (!out) CommandFailed(NotFound(path + ": cannot write"));
+  int distrusted = 0;
+  FailureModel probe;
+  probe.signatures = trust;
+  for (const auto& [id, r] : trust) distrusted += !probe.Trusts(id);
+  std::printf("wrote %s (%zu signatures decided training logs; %d not trusted)\n", path.c_str(), trust.size(), distrusted);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <set>
@@ -10,6 +11,7 @@ namespace schedmate {
 
 std::string_view DefaultFailureLineModel();   // data/failure_line_model.tsv, embedded
 std::string_view DefaultFailureClassModel();  // data/failure_class_model.tsv, embedded
+std::string_view DefaultSignatureTrust();     // data/failure_signature_trust.tsv, embedded
 
 namespace {
 
@@ -65,9 +67,11 @@ const FailureModel& FailureModel::Default() {
     auto* out = new FailureModel;
     auto line = LinearModel::Parse(DefaultFailureLineModel(), RootLineClassNames(), "failure line model");
     auto klass = LinearModel::Parse(DefaultFailureClassModel(), FailureClassNames(), "failure class model");
-    if (line.ok() && klass.ok()) {
+    auto trust = ParseSignatureTrust(DefaultSignatureTrust(), "failure signature trust");
+    if (line.ok() && klass.ok() && trust.ok()) {
       out->line = std::move(*line);
       out->klass = std::move(*klass);
+      out->signatures = std::move(*trust);
     }
     return out;
   }();
@@ -87,7 +91,48 @@ Result<FailureModel> LoadFailureModel(const std::string& dir) {
   ASSIGN_OR_RETURN(std::string klass, read(dir + "/failure_class_model.tsv"));
   ASSIGN_OR_RETURN(m.line, LinearModel::Parse(line, RootLineClassNames(), dir + "/failure_line_model.tsv"));
   ASSIGN_OR_RETURN(m.klass, LinearModel::Parse(klass, FailureClassNames(), dir + "/failure_class_model.tsv"));
+  if (auto trust = read(dir + "/failure_signature_trust.tsv"); trust.ok()) {
+    ASSIGN_OR_RETURN(m.signatures, ParseSignatureTrust(*trust, dir + "/failure_signature_trust.tsv"));
+  }
   return m;
+}
+
+bool FailureModel::Trusts(const std::string& signature_id) const {
+  auto it = signatures.find(signature_id);
+  if (it == signatures.end()) return true;
+  return it->second.decided < 2 || (it->second.right + 1.0) / (it->second.decided + 2.0) >= min_trust;
+}
+
+Result<SignatureTrust> ParseSignatureTrust(std::string_view tsv, std::string_view source) {
+  SignatureTrust out;
+  size_t pos = 0;
+  for (int line_no = 1; pos < tsv.size(); ++line_no) {
+    size_t nl = tsv.find('\n', pos);
+    std::string_view line = tsv.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? tsv.size() : nl + 1;
+    if (line.empty() || line[0] == '#') continue;
+    std::string where = std::string(source) + ":" + std::to_string(line_no);
+    size_t t1 = line.find('\t'), t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
+    if (t2 == std::string_view::npos || t1 == 0)
+      return InvalidArgument(where + ": expected signature<TAB>decided<TAB>right");
+    SignatureRecord r;
+    std::string decided(line.substr(t1 + 1, t2 - t1 - 1)), right(line.substr(t2 + 1));
+    char* end = nullptr;
+    long d = std::strtol(decided.c_str(), &end, 10);
+    if (decided.empty() || *end || d < 0 || d > 1000000000) return InvalidArgument(where + ": field 'decided': not a count");
+    long g = std::strtol(right.c_str(), &end, 10);
+    if (right.empty() || *end || g < 0 || g > d) return InvalidArgument(where + ": field 'right': not a count up to 'decided'");
+    r.decided = static_cast<int>(d);
+    r.right = static_cast<int>(g);
+    out[std::string(line.substr(0, t1))] = r;
+  }
+  return out;
+}
+
+std::string DumpSignatureTrust(const SignatureTrust& trust) {
+  std::string out;
+  for (const auto& [id, r] : trust) out += id + "\t" + std::to_string(r.decided) + "\t" + std::to_string(r.right) + "\n";
+  return out;
 }
 
 WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
@@ -157,7 +202,7 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
 RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureModel& model, const SignatureBase& base) {
   RootCauseDetail sig = DiagnoseWindow(window, base);
   if (model.empty() || window.empty() || (sig.signature_id != "generic-exception" && !sig.signature_id.empty() &&
-                                          sig.weight >= model.sure_weight))
+                                          sig.weight >= model.sure_weight && model.Trusts(sig.signature_id)))
     return sig;
   // The root line: the most probable; of near ties (within 0.05), the earliest.
   WindowFacts facts(window, base);
@@ -204,18 +249,36 @@ RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureMod
   return out;
 }
 
-void FailureExamples(const FailureCase& c, const SignatureBase& base, std::vector<LinearModel::Example>* line,
-                     std::vector<LinearModel::Example>* klass, double root_weight) {
+namespace {
+
+LineWindow WindowOfLog(const std::string& log) {
   LineWindow w;
   size_t pos = 0;
   int64_t n = 0;
-  while (pos <= c.log.size()) {
-    size_t nl = c.log.find('\n', pos);
-    size_t e = nl == std::string::npos ? c.log.size() : nl;
-    w.emplace_back(n++, c.log.substr(pos, e - pos));
+  while (pos <= log.size()) {
+    size_t nl = log.find('\n', pos);
+    size_t e = nl == std::string::npos ? log.size() : nl;
+    w.emplace_back(n++, log.substr(pos, e - pos));
     if (nl == std::string::npos) break;
     pos = nl + 1;
   }
+  return w;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, bool>> SignatureOutcome(const FailureCase& c, const SignatureBase& base) {
+  RootCauseDetail sig = DiagnoseWindow(WindowOfLog(c.log), base);
+  if (sig.signature_id.empty() || sig.signature_id == "generic-exception") return std::nullopt;
+  const FailureDiagnosis& d = sig.diagnosis;
+  bool right = d.error_type == c.category &&
+               (d.error_type != FailureDiagnosis::ErrorType::kInfrastructure || d.faulty_component == c.component);
+  return std::make_pair(sig.signature_id, right);
+}
+
+void FailureExamples(const FailureCase& c, const SignatureBase& base, std::vector<LinearModel::Example>* line,
+                     std::vector<LinearModel::Example>* klass, double root_weight) {
+  LineWindow w = WindowOfLog(c.log);
   if (c.root_cause_line_index < 0 || c.root_cause_line_index >= static_cast<int64_t>(w.size())) return;
   WindowFacts facts(w, base);
   for (size_t i = 0; i < w.size(); ++i) {

@@ -13,15 +13,24 @@
 //                  window, and the window's words.
 //
 // The signature base keeps the answer where it is sure (a root signature of
-// weight ≥ `sure_weight`); below that the models decide, and their answer is
-// `unknown` when the class probability is under `min_confidence` (chosen on
-// development data). Weights: data/failure_line_model.tsv and
-// data/failure_class_model.tsv, embedded, written by
+// weight ≥ `sure_weight` that the development data trusts); below that the
+// models decide, and their answer is `unknown` when the class probability is
+// under `min_confidence` (chosen on development data). A signature the
+// labelled logs often contradict ("No space left on device" from a small
+// /dev/shm, an NCCL watchdog timeout that was a deadlock) is not trusted: its
+// match becomes one feature among the window's, and a learned answer never
+// reaches the recovery guard's confidence. Weights and the signatures'
+// record: data/failure_line_model.tsv, data/failure_class_model.tsv,
+// data/failure_signature_trust.tsv, embedded, written by
 // `schedmate train failure-model`.
 #ifndef SCHEDMATE_FAILURE_FAILURE_MODEL_H_
 #define SCHEDMATE_FAILURE_FAILURE_MODEL_H_
 
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/facts.h"
@@ -35,20 +44,42 @@ namespace schedmate {
 // guard's 0.8 (no isolation on it alone) and the cascade's 0.75.
 inline constexpr double kLearnedConfidenceCap = 0.74;
 
+// How often a signature's reading agreed with the labels of the development
+// logs it decided.
+struct SignatureRecord {
+  int decided = 0, right = 0;
+};
+using SignatureTrust = std::map<std::string, SignatureRecord>;
+
 struct FailureModel {
   LinearModel line;   // classes: "other", "root"
   LinearModel klass;  // classes: FailureClassNames()
+  SignatureTrust signatures;
   int sure_weight = 1;
   double min_confidence = 0.3;  // chosen by 5-fold cross-validation on the development part
+  // A signature stands unless it decided two or more development logs and
+  // (right + 1) / (decided + 2) is under this (0 of 2, 1 of 4, 2 of 7 …);
+  // chosen by 5-fold cross-validation on the development part.
+  double min_trust = 0.5;
 
   // The embedded models (empty when the data files hold no weights).
   static const FailureModel& Default();
   bool empty() const { return line.empty() || klass.empty(); }
+  bool Trusts(const std::string& signature_id) const;
 };
 
-// The two weight files of a directory (failure_line_model.tsv,
-// failure_class_model.tsv); errors name the file and line.
+// The weight files of a directory (failure_line_model.tsv,
+// failure_class_model.tsv, and failure_signature_trust.tsv when present);
+// errors name the file and line.
 Result<FailureModel> LoadFailureModel(const std::string& dir);
+
+// failure_signature_trust.tsv: "signature<TAB>decided<TAB>right" rows, '#' comments.
+Result<SignatureTrust> ParseSignatureTrust(std::string_view tsv, std::string_view source);
+std::string DumpSignatureTrust(const SignatureTrust& trust);
+
+// The signature that decides a labelled case (signatures only), and whether
+// its reading matches the label; nullopt when no signature decides it.
+std::optional<std::pair<std::string, bool>> SignatureOutcome(const FailureCase& c, const SignatureBase& base);
 
 // "infrastructure/gpu", …, "infrastructure/storage", "framework", "user".
 const std::vector<std::string>& FailureClassNames();

@@ -74,6 +74,34 @@ TEST(FailureModel, SureSignaturesStand) {
   EXPECT_EQ(d.diagnosis.faulty_component, "gpu");
 }
 
+TEST(FailureModel, ASignatureTheLabelsContradictIsOneFeatureAmongOthers) {
+  FailureModel m = Trained();
+  LineWindow w = Window({"step 1", "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.", "x"});
+  RootCauseDetail sig = DiagnoseWindow(w);
+  m.signatures[sig.signature_id] = {3, 0};  // wrong on three development logs out of three
+  EXPECT_FALSE(m.Trusts(sig.signature_id));
+  RootCauseDetail d = DiagnoseWindowLearned(w, m);
+  EXPECT_EQ(d.signature_id, "learned");
+  EXPECT_LE(d.diagnosis.confidence, kLearnedConfidenceCap);  // no recovery acts on it alone
+  m.signatures[sig.signature_id] = {1, 0};  // one contradiction is not enough
+  EXPECT_TRUE(m.Trusts(sig.signature_id));
+  EXPECT_TRUE(m.Trusts("never-seen"));
+  // The record is read back as written, and bad rows name their line.
+  auto t = ParseSignatureTrust("# c\ngpu.xid\t5\t2\n", "t.tsv");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(DumpSignatureTrust(*t), "gpu.xid\t5\t2\n");
+  auto bad = ParseSignatureTrust("gpu.xid\t2\t5\n", "t.tsv");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.tsv:1"), std::string::npos);
+  EXPECT_FALSE(ParseSignatureTrust("gpu.xid 5 2\n", "t.tsv").ok());
+  // A labelled case: which signature decides it and whether it agrees.
+  auto outcome = SignatureOutcome(Case("NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n",
+                                       FailureDiagnosis::ErrorType::kUserScript, std::nullopt, 0),
+                                  SignatureBase::Default());
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_FALSE(outcome->second);
+}
+
 TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
