@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "cli/history_open.h"
 #include "core/facts_json.h"
 #include "core/json.h"
+#include "core/time_format.h"
 #include "history/redis_store.h"
 #include "history/sqlite_store.h"
 #include "repo/snapshot.h"
@@ -47,6 +49,27 @@ struct AdviseArgs {
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }
 
+// advise only reads: a history file that does not exist yet is an empty
+// history (the estimate falls back), never a file created in passing.
+DurationEstimate EstimateDuration(const AdviseArgs& a, const WorkloadMetadata& md) {
+  std::error_code ec;
+  if (a.history.rfind("redis://", 0) != 0 && !std::filesystem::exists(a.history, ec)) {
+    DurationEstimate est;
+    est.fallback_reason = "no history at " + a.history + " yet (record finished jobs with `schedmate history add`)";
+    return est;
+  }
+  auto store = OpenHistory(a.history);
+  if (!store.ok()) CommandFailed(store.status());
+  VectorIndexOptions vo;
+  vo.dimension = kFingerprintDimension;
+  auto index = VectorIndex::Rebuild(**store, vo);
+  if (!index.ok()) CommandFailed(index.status());
+  EstimateOptions eo;
+  eo.k = a.k;
+  eo.min_score = a.min_score;
+  return EstimateFromHistory(md, *index, **store, a.as_of > 0 ? a.as_of : Now(), eo);
+}
+
 void Advise(const AdviseArgs& a) {
   BackendKind backend = *ParseBackendKind(a.backend);
   std::unique_ptr<ChatClient> client;
@@ -65,16 +88,7 @@ void Advise(const AdviseArgs& a) {
     out["metadata"] = nullptr;
   } else {
     out["metadata"] = ToJson(*md);
-    auto store = OpenHistory(a.history);
-    if (!store.ok()) CommandFailed(store.status());
-    VectorIndexOptions vo;
-    vo.dimension = kFingerprintDimension;
-    auto index = VectorIndex::Rebuild(**store, vo);
-    if (!index.ok()) CommandFailed(index.status());
-    EstimateOptions eo;
-    eo.k = a.k;
-    eo.min_score = a.min_score;
-    est = EstimateFromHistory(*md, *index, **store, a.as_of > 0 ? a.as_of : Now(), eo);
+    est = EstimateDuration(a, *md);
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   out["estimate"] = ToJson(est);
@@ -118,7 +132,7 @@ struct HistoryArgs {
   int64_t duration = -1, completed_at = 0, submit = 0;
   double sm_util = -1;
   // import / export / show
-  std::string file, id;
+  std::string file, id, out;
   bool json = false;
 };
 
@@ -168,22 +182,45 @@ void HistoryImport(const HistoryArgs& a) {
   std::printf("imported %d records into %s\n", n, (*store)->Describe().c_str());
 }
 
+// `list`: one line per record (times in ISO 8601), or with --json one JSON
+// object per line without fingerprints; `export`: JSONL with fingerprints, to
+// stdout or -o FILE (the import format).
 void HistoryExport(const HistoryArgs& a, bool list) {
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
+  std::ofstream file;
+  if (!list && !a.out.empty()) {
+    file.open(a.out, std::ios::binary);
+    if (!file) CommandFailed(NotFound(a.out + ": cannot write"));
+  }
+  int64_t n = 0;
   Status s = (*store)->ForEach([&](const HistoryRecord& r) -> Status {
-    if (list) {
-      std::printf("%-24s %-10s %8lld s  completed %lld  gpus %d\n", r.job_id.c_str(),
+    ++n;
+    if (list && !a.json) {
+      std::printf("%-24s %-16s %8lld s  completed %s  gpus %d\n", r.job_id.c_str(),
                   std::string(EndReasonName(r.end_reason)).c_str(), (long long)r.duration_s,
-                  (long long)r.completed_at_s, r.num_gpus);
+                  FormatIso8601(r.completed_at_s).c_str(), r.num_gpus);
+      return Status::Ok();
+    }
+    Json j = RecordToJson(r);
+    if (list) {
+      j["completed_at"] = FormatIso8601(r.completed_at_s);
     } else {
-      Json j = RecordToJson(r);
       j["fingerprint"] = r.fingerprint;
+    }
+    if (file.is_open()) {
+      file << DumpJson(j) << "\n";
+    } else {
       std::printf("%s\n", DumpJson(j).c_str());
     }
     return Status::Ok();
   });
   if (!s.ok()) CommandFailed(s);
+  if (file.is_open()) {
+    file.close();
+    if (!file) CommandFailed(NotFound(a.out + ": cannot write"));
+    std::fprintf(stderr, "exported %lld records to %s\n", (long long)n, a.out.c_str());
+  }
 }
 
 void HistoryShow(const HistoryArgs& a) {
@@ -211,7 +248,7 @@ void HistoryStats(const HistoryArgs& a) {
   if (!s.ok()) CommandFailed(s);
   std::printf("%s: %lld records (%lld with a fingerprint)\n", (*store)->Describe().c_str(), (long long)n,
               (long long)with_fp);
-  if (n) std::printf("completed between %lld and %lld\n", (long long)first, (long long)last);
+  if (n) std::printf("completed between %s and %s\n", FormatIso8601(first).c_str(), FormatIso8601(last).c_str());
   for (const auto& [k, v] : reasons) std::printf("  %-18s %d\n", k.c_str(), v);
 }
 
@@ -245,7 +282,11 @@ void AddAdviseCommand(CLI::App& app) {
   auto h = std::make_shared<HistoryArgs>();
   CLI::App* hist = app.add_subcommand("history", "The history store: add, import, list, show, export, stats.");
   hist->require_subcommand(1);
-  hist->add_option("--history", h->history, "A SQLite file or redis://host:port[/prefix]")->capture_default_str();
+  // --history before or after the subcommand ("history list --history F").
+  auto history_option = [h](CLI::App* c) {
+    c->add_option("--history", h->history, "A SQLite file or redis://host:port[/prefix]")->capture_default_str();
+  };
+  history_option(hist);
   CLI::App* add = hist->add_subcommand("add", "Record a finished job (extracts its metadata from the repository).");
   add->add_option("--job", h->job, "Job id")->required();
   add->add_option("--repo", h->repo, "Repository directory or PATH@REV")->required();
@@ -258,16 +299,27 @@ void AddAdviseCommand(CLI::App& app) {
   add->add_option("--submit", h->submit, "Unix seconds (default completed-at minus duration)");
   add->add_option("--sm-util", h->sm_util, "Mean SM utilisation 0-1")->check(CLI::Range(0.0, 1.0));
   add->add_option("--gpu-type", h->gpu_type, "GPU type, e.g. A100");
+  history_option(add);
   add->callback([h] { HistoryAdd(*h); });
   CLI::App* imp = hist->add_subcommand("import", "Import records from JSONL (the export format).");
   imp->add_option("FILE", h->file, "JSONL file")->required();
+  history_option(imp);
   imp->callback([h] { HistoryImport(*h); });
-  hist->add_subcommand("list", "One line per record.")->callback([h] { HistoryExport(*h, true); });
-  hist->add_subcommand("export", "Every record as JSONL (with fingerprints).")->callback([h] { HistoryExport(*h, false); });
+  CLI::App* list = hist->add_subcommand("list", "One line per record (completion times in ISO 8601 UTC).");
+  history_option(list);
+  list->add_flag("--json", h->json, "One JSON object per line (the record without its fingerprint)");
+  list->callback([h] { HistoryExport(*h, true); });
+  CLI::App* exp = hist->add_subcommand("export", "Every record as JSONL with fingerprints (what `import` reads).");
+  history_option(exp);
+  exp->add_option("-o,--out", h->out, "Write to this file instead of stdout");
+  exp->callback([h] { HistoryExport(*h, false); });
   CLI::App* show = hist->add_subcommand("show", "One record as JSON.");
+  history_option(show);
   show->add_option("ID", h->id, "Job id")->required();
   show->callback([h] { HistoryShow(*h); });
-  hist->add_subcommand("stats", "Counts by end reason and time range.")->callback([h] { HistoryStats(*h); });
+  CLI::App* stats = hist->add_subcommand("stats", "Counts by end reason and time range.");
+  history_option(stats);
+  stats->callback([h] { HistoryStats(*h); });
 }
 
 }  // namespace schedmate

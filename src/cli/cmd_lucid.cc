@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "sim/outputs.h"
 #include "cli/lucid_experiment.h"
+#include "core/data_paths.h"
 #include "core/json.h"
 #include "core/str_format.h"
 
@@ -21,7 +22,7 @@ namespace schedmate {
 namespace {
 
 struct LucidArgs {
-  std::string config;
+  std::string config, shared;
   std::string trace, format, from, to, synth;
   int32_t jobs = 0, nodes = 0, profiler_nodes = -1, prof_gpus = 0, max_gpus = 0;
   int64_t limit_s = 0, max_jobs = 0;
@@ -66,8 +67,17 @@ void RunLucid(const LucidArgs& a) {
     auto parsed = LucidConfigFromJson(*j, a.config);
     if (!parsed.ok()) CommandFailed(parsed.status());
     c = std::move(parsed).value();
-    // A relative trace path in a config file is relative to the working directory, like the flags.
+    // Paths in a config: ${SHARED}/… under the shared data, else relative to the config file.
+    if (!c.shared.empty() && a.shared.empty()) {
+      auto s = ResolveConfigPath(c.shared, a.config, "shared", SharedDir{});
+      if (!s.ok()) CommandFailed(s.status());
+      c.shared = *s;
+    }
+    auto trace = ResolveConfigPath(c.trace_path, a.config, "trace.path", FindSharedDir(a.shared.empty() ? c.shared : a.shared));
+    if (!trace.ok()) CommandFailed(trace.status());
+    c.trace_path = *trace;
   }
+  if (!a.shared.empty()) c.shared = a.shared;
   if (!a.trace.empty()) c.trace_path = a.trace, c.synth.clear();
   if (!a.format.empty()) c.trace_format = a.format;
   if (!a.from.empty()) c.from = a.from;
@@ -115,7 +125,10 @@ void AddLucidCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "lucid", "Lucid vs Lucid + schedmate (and ablations) on one trace and cluster, both replayed in one run,\n"
                "with the real Advisor and Tracker reading the semantic world's code and logs.");
-  cmd->add_option("--config", a->config, "Experiment JSON (configs/lucid/*.json); flags override it");
+  cmd->add_option("--config", a->config, "Experiment JSON (configs/lucid/*.json); flags override it. Its paths are\n"
+                                         "relative to the file; ${SHARED}/… is under the shared data directory");
+  cmd->add_option("--shared", a->shared, "Shared data directory: traces and the workload catalog's measurements\n"
+                                         "(default: $SCHEDMATE_SHARED, else the shared/ beside the source tree, else ../shared)");
   cmd->add_option("--trace", a->trace, "Trace file");
   cmd->add_option("--format", a->format, "Trace format (auto)");
   cmd->add_option("--from", a->from, "Keep jobs submitted from this day (YYYY-MM-DD)");

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/experiment.h"
 #include "cli/progress.h"
+#include "core/data_paths.h"
 #include "sim/outputs.h"
 
 namespace schedmate {
@@ -45,6 +46,10 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
   if (!a.config_path.empty()) {
     ASSIGN_OR_RETURN(Json j, ReadJsonFile(a.config_path));
     ASSIGN_OR_RETURN(c, ExperimentFromJson(j, a.config_path));
+    // Its paths: ${SHARED}/… under the shared data, else relative to the config file.
+    SharedDir shared = FindSharedDir();
+    ASSIGN_OR_RETURN(c.trace_path, ResolveConfigPath(c.trace_path, a.config_path, "trace.path", shared));
+    ASSIGN_OR_RETURN(c.vc_config_path, ResolveConfigPath(c.vc_config_path, a.config_path, "cluster.vc_config", shared));
   }
   auto given = [&](const char* flag) { return cmd.count(flag) > 0; };
   if (given("--trace")) { c.trace_path = a.trace; c.synth_profile.clear(); }
@@ -75,21 +80,21 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
   return c;
 }
 
+// The experiment as a config file with absolute paths, so it replays from any directory.
+void SaveConfig(const ExperimentConfig& config, const std::string& path) {
+  ExperimentConfig saved = config;
+  std::error_code ec;
+  if (!saved.trace_path.empty()) saved.trace_path = std::filesystem::absolute(saved.trace_path, ec).string();
+  if (!saved.vc_config_path.empty()) saved.vc_config_path = std::filesystem::absolute(saved.vc_config_path, ec).string();
+  std::ofstream out(path);
+  out << DumpJson(ExperimentToJson(saved), 2) << "\n";
+  if (!out) CommandFailed(NotFound(path + ": cannot write"));
+}
+
 void Run(const SimulateArgs& a, const CLI::App& cmd) {
   auto config = BuildConfig(a, cmd);
   if (!config.ok()) CommandFailed(config.status());
-  if (!a.save_config.empty()) {
-    // Absolute paths, so the saved experiment replays from any directory.
-    ExperimentConfig saved = *config;
-    std::error_code ec;
-    if (!saved.trace_path.empty())
-      saved.trace_path = std::filesystem::absolute(saved.trace_path, ec).string();
-    if (!saved.vc_config_path.empty())
-      saved.vc_config_path = std::filesystem::absolute(saved.vc_config_path, ec).string();
-    std::ofstream out(a.save_config);
-    out << DumpJson(ExperimentToJson(saved), 2) << "\n";
-    if (!out) CommandFailed(NotFound(a.save_config + ": cannot write"));
-  }
+  if (!a.save_config.empty()) SaveConfig(*config, a.save_config);
   auto prepared = PrepareExperiment(*config);
   if (!prepared.ok()) CommandFailed(prepared.status());
   if (!a.json)
@@ -116,6 +121,7 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
   if (!a.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(a.out_dir, ec);
+    SaveConfig(*config, (std::filesystem::path(a.out_dir) / "experiment.json").string());
     Status s = WriteRunFiles(*runs, a.out_dir);
     if (s.ok()) s = WritePlots(*runs, a.out_dir);
     if (!s.ok()) CommandFailed(s);
@@ -164,7 +170,7 @@ void AddSimulateCommand(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Seed for synthetic traces and randomised estimators");
   cmd->add_flag("--json", args->json, "Print the summary as JSON (one object per policy)");
   cmd->add_option("--jobs-out", args->jobs_out, "Write the per-job CSV here (FILE.<policy>.csv for several policies)");
-  cmd->add_option("--out", args->out_dir, "Write summary.json, per-job and time-series CSVs and SVG plots here");
+  cmd->add_option("--out", args->out_dir, "Write summary.json, per-job and time-series CSVs, SVG plots and experiment.json (replay it with --config) here");
   cmd->add_option("--progress", args->progress, "Progress on stderr: auto (when a terminal), on, off")
       ->check(CLI::IsMember({"auto", "on", "off"}));
   cmd->callback([args, cmd] { Run(*args, *cmd); });

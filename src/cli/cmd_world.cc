@@ -24,7 +24,7 @@ namespace schedmate {
 namespace {
 
 struct WorldArgs {
-  std::string shared = "../shared";
+  std::string shared;  // "" = found (core/data_paths.h)
   std::string out = "schedmate-world";
   std::string family;
   std::string style = "all";
@@ -36,7 +36,9 @@ struct WorldArgs {
 };
 
 void Catalog(const WorldArgs& a) {
-  WorkloadCatalog c = WorkloadCatalog::FromSharedOrModel(a.shared);
+  std::string source;
+  WorkloadCatalog c = LoadWorkloadCatalog(a.shared, &source);
+  std::printf("%s\n\n", source.c_str());
   std::printf("%-17s %-26s %6s %12s %11s %8s %8s %9s %5s\n", "family", "source", "batch", "step s (1)",
               "step s (8)", "SM util", "mem util", "mem MiB", "label");
   for (const auto& [name, e] : c.entries())
@@ -83,7 +85,7 @@ void Materialize(const WorldArgs& a) {
 }
 
 MappedTrace MapOrFail(const WorldTraceArgs& w) {
-  WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(w.shared);
+  WorkloadCatalog catalog = LoadWorkloadCatalog(w.shared);
   auto m = LoadAndMap(w, catalog);
   if (!m.ok()) CommandFailed(m.status());
   return std::move(m).value();

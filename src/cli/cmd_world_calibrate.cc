@@ -205,7 +205,7 @@ class Calibration {
 };
 
 void Calibrate(const CalibrateArgs& a) {
-  WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(a.world.shared);
+  WorkloadCatalog catalog = LoadWorkloadCatalog(a.world.shared);
   auto m = LoadAndMap(a.world, catalog);
   if (!m.ok()) CommandFailed(m.status());
   Calibration(a, std::move(m).value()).Run();

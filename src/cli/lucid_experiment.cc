@@ -232,10 +232,10 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
   int32_t reserve = 0;
   for (const auto& v : variants) reserve = std::max(reserve, HoldsLlmGpu(v) ? 1 : 0);
   Sized sized = SizeCluster(c, trace, reserve);
-  WorkloadCatalog catalog = WorkloadCatalog::FromSharedOrModel(c.shared);
+  LucidComparison out;
+  WorkloadCatalog catalog = LoadWorkloadCatalog(c.shared, &out.catalog_source);
   WorldMap world = MapTrace(trace, catalog, c.mapping);
   WorldWorkloadModel model(world, catalog, c.warmup);
-  LucidComparison out;
   out.trace = shared_trace;
   out.jobs = static_cast<int64_t>(trace.jobs.size());
   out.offered_load = sized.load;
@@ -295,7 +295,7 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
 }
 
 std::string FormatLucidTable(const LucidComparison& c) {
-  std::string s = "setting: " + c.setting + "\n\n";
+  std::string s = "setting: " + c.setting + "\n" + c.catalog_source + "\n\n";
   s += StrFormat("%-22s %9s %9s %9s %9s %8s %7s %6s %6s %8s %7s %8s %7s\n", "policy", "avg JCT h", "queue h", "p99 JCT h",
                  "makespan", "JCT x", "packs", "evict", "hits", "profiled", "prof GPUh", "adv ms", "wall s");
   const double base = c.runs.empty() ? 0 : c.runs[0].run.summary.avg_jct_s;
@@ -336,7 +336,7 @@ Json LucidComparisonToJson(const LucidComparison& c) {
                         {"written_back", r.schedmate->written_back}, {"write_back_ms_total", r.schedmate->write_back_ms}};
     runs.push_back(j);
   }
-  return {{"setting", c.setting}, {"offered_load", c.offered_load}, {"jobs", c.jobs}, {"main_gpus", c.main_gpus},
+  return {{"setting", c.setting}, {"catalog", c.catalog_source}, {"offered_load", c.offered_load}, {"jobs", c.jobs}, {"main_gpus", c.main_gpus},
           {"runs", runs}};
 }
 

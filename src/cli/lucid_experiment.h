@@ -49,7 +49,7 @@ struct LucidExperimentConfig {
   MappingParams mapping;
   WarmupParams warmup;
   std::vector<LucidVariant> variants;  // empty = the full Lucid + schedmate only
-  std::string shared = "../shared";
+  std::string shared;  // shared data directory; "" = found (cli/world_trace.h LoadWorkloadCatalog)
   uint64_t seed = 1;
 };
 
@@ -65,6 +65,7 @@ struct LucidRunResult {
 
 struct LucidComparison {
   std::string setting;       // trace, window, cluster, load — printed beside every number
+  std::string catalog_source;  // where the workload catalog came from (measurements or the FLOPs model)
   double offered_load = 0;
   int64_t jobs = 0;
   int32_t main_gpus = 0;

@@ -20,9 +20,15 @@ struct WorldTraceArgs {
   std::string format = "auto";
   std::string synth;              // a synthesizer profile (seren, kalos, venus …)
   int32_t synth_jobs = 5000;
-  std::string shared = "../shared";
+  std::string shared;               // "" = found (core/data_paths.h FindSharedDir)
   MappingParams params;
 };
+
+// The workload catalog from the shared data (--shared, $SCHEDMATE_SHARED, the
+// shared/ beside the source tree, ../shared), or the FLOPs model with a loud
+// notice on stderr: numbers never change silently with the directory a
+// command runs in. `source` (optional) says which.
+WorkloadCatalog LoadWorkloadCatalog(const std::string& shared_flag, std::string* source = nullptr);
 
 void AddWorldTraceOptions(CLI::App* cmd, WorldTraceArgs* a);
 

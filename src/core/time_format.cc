@@ -126,4 +126,10 @@ std::string FormatDateTime(int64_t t) {
   return buf;
 }
 
+std::string FormatIso8601(int64_t unix_seconds) {
+  std::string s = FormatDateTime(unix_seconds);
+  if (s.size() > 10) s[10] = 'T';
+  return s + "Z";
+}
+
 }  // namespace schedmate

@@ -22,6 +22,8 @@ std::optional<int64_t> ParseDateTime(std::string_view text);
 
 // "YYYY-MM-DD HH:MM:SS" in UTC.
 std::string FormatDateTime(int64_t unix_seconds);
+// ISO 8601, "YYYY-MM-DDTHH:MM:SSZ" (UTC), for output scripts read.
+std::string FormatIso8601(int64_t unix_seconds);
 
 }  // namespace schedmate
 

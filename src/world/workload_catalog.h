@@ -48,6 +48,9 @@ class WorkloadCatalog {
   // The shared data under `shared_dir` when present, else the FLOPs model only.
   static WorkloadCatalog FromSharedOrModel(const std::string& shared_dir);
 
+  // Whether any family comes from measurements (else all use the FLOPs model).
+  bool HasMeasurements() const { return lucid_ || sia_; }
+
   const CatalogEntry* Find(const std::string& family) const;
   const std::map<std::string, CatalogEntry>& entries() const { return entries_; }
 

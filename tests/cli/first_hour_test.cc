@@ -1,0 +1,102 @@
+// A newcomer's first hour (issue 15): each friction a new user met, run the
+// way they ran it — from outside the checkout where the friction was about
+// paths.
+#include <nlohmann/json.hpp>
+
+#include "cli_fixture.h"
+
+namespace {
+
+class FirstHour : public CliTest {};
+
+std::string Source(const std::string& rel) { return std::string(SCHEDMATE_SOURCE_DIR) + "/" + rel; }
+bool HaveShared() { return fs::exists(std::string(SCHEDMATE_SHARED_DIR) + "/traces/philly/philly.csv"); }
+
+TEST_F(FirstHour, ConfigPathsResolveWithoutTheCheckout) {
+  if (!HaveShared()) GTEST_SKIP() << "../shared/traces/philly/philly.csv absent";
+  // From an unrelated directory: the config's ${SHARED}/… trace is found.
+  CmdResult r = Exec("lucid --config " + Source("configs/lucid/philly_week.json") +
+                         " --max-jobs 200 --json --progress off",
+                     dir_.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["runs"][0]["jobs"], 200);
+  EXPECT_NE(j["catalog"].get<std::string>().find("measurements"), std::string::npos) << j["catalog"];
+  // A relative path is relative to the config file, not to where the command runs.
+  fs::create_directories(dir_ / "cfg");
+  fs::copy_file(std::string(SCHEDMATE_SHARED_DIR) + "/traces/philly/philly.csv", dir_ / "cfg/trace.csv");
+  Write("cfg/exp.json", R"({"trace": {"path": "trace.csv", "format": "philly", "from": "2017-10-01", "to": "2017-10-03"},
+                             "cluster": {"nodes": 50}})");
+  CmdResult rel = Exec("lucid --config cfg/exp.json --max-jobs 100 --json --progress off", dir_.string());
+  ASSERT_EQ(rel.code, 0) << rel.err;
+  // A missing one names the config, the field and where it looked.
+  Write("cfg/missing.json", R"({"trace": {"path": "nope.csv"}})");
+  CmdResult bad = Exec("lucid --config cfg/missing.json", dir_.string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("cfg/missing.json: field 'trace.path'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("beside the config"), std::string::npos) << bad.err;
+  // With no shared data anywhere, ${SHARED} is an error naming what was tried.
+  CmdResult none = Exec("lucid --config " + Source("configs/lucid/philly_week.json") + " --shared " +
+                            (dir_ / "absent").string(),
+                        dir_.string());
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("absent (--shared)"), std::string::npos) << none.err;
+}
+
+TEST_F(FirstHour, AMissingCatalogIsLoudNeverSilent) {
+  CmdResult c = Exec("world catalog --shared " + (dir_ / "absent").string(), dir_.string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_NE(c.err.find("note: workload catalog: the FLOPs model only"), std::string::npos) << c.err;
+  EXPECT_NE(c.out.find("FLOPs model only"), std::string::npos);
+  if (!HaveShared()) return;
+  // Found from elsewhere without flags: the measurements, and no notice.
+  CmdResult found = Exec("world catalog", dir_.string());
+  ASSERT_EQ(found.code, 0) << found.err;
+  EXPECT_NE(found.out.find("measurements under"), std::string::npos) << found.out;
+  EXPECT_EQ(found.err.find("FLOPs model only"), std::string::npos) << found.err;
+}
+
+TEST_F(FirstHour, TheReadmeSimulateSequenceReplays) {
+  CmdResult a = Exec("simulate --synthetic seren --jobs 300 --nodes 8 --load 0.95 --policy sjf --out run/ --json "
+                     "--progress off",
+                     dir_.string());
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_TRUE(fs::exists(dir_ / "run/experiment.json"));
+  CmdResult b = Exec("simulate --config run/experiment.json --json --progress off", dir_.string());
+  ASSERT_EQ(b.code, 0) << b.err;
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  for (const char* f : {"jobs", "avg_jct_s", "p99_jct_s", "makespan_s"}) EXPECT_EQ(ja[f], jb[f]) << f;
+}
+
+TEST_F(FirstHour, HistoryFlagsWhereUsersPutThemAndTimesInIso8601) {
+  fs::create_directories(dir_ / "repo");
+  Write("repo/train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--epochs', type=int, default=3)\n");
+  ASSERT_EQ(Exec("history add --job j1 --repo repo --cmd 'python train.py' --duration 60 --completed-at 1700000000 "
+                 "--history h.db",
+                 dir_.string())
+                .code,
+            0);
+  CmdResult list = Exec("history list --history h.db", dir_.string());
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find("2023-11-14T22:13:20Z"), std::string::npos) << list.out;
+  CmdResult json = Exec("history list --json --history h.db", dir_.string());
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["completed_at"], "2023-11-14T22:13:20Z");
+  ASSERT_EQ(Exec("history export -o out.jsonl --history h.db", dir_.string()).code, 0);
+  ASSERT_EQ(Exec("history import out.jsonl --history h2.db", dir_.string()).code, 0);
+  EXPECT_NE(Exec("history stats --history h2.db", dir_.string()).out.find("1 records"), std::string::npos);
+  EXPECT_EQ(Exec("history --history h.db show j1", dir_.string()).code, 0);  // before the subcommand still works
+}
+
+TEST_F(FirstHour, AdviseOnlyReads) {
+  fs::create_directories(dir_ / "repo");
+  Write("repo/train.py", "print('hi')\n");
+  CmdResult r = Exec("advise repo --cmd 'python train.py' --json", dir_.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "schedmate-history.db"));
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["estimate"]["method"], "fallback");
+  EXPECT_NE(j["estimate"]["fallback_reason"].get<std::string>().find("no history"), std::string::npos);
+}
+
+}  // namespace
