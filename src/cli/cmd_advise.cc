@@ -31,6 +31,11 @@ Result<std::unique_ptr<HistoryStore>> OpenHistory(const std::string& spec) {
     ASSIGN_OR_RETURN(RedisOptions o, ParseRedisUrl(spec));
     return OpenRedisHistory(o);
   }
+  // A file in a directory that does not exist is a mistyped path (bad input), not a store error.
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::path(spec).parent_path();
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    return NotFound("--history " + spec + ": directory " + dir.string() + " does not exist");
   return OpenSqliteHistory(spec);
 }
 

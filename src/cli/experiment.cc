@@ -26,6 +26,9 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
     return p;
   }
   if (!j.is_object()) return InvalidArgument(where + ": a policy must be a name or an object");
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "placement", "estimator", "order", "restart_overhead", "period_s",
+                                      "starvation_knob", "thresholds_gpu_s", "seed"},
+                                  where));
   ASSIGN_OR_RETURN(p.name, GetString(j, "name", where));
   ASSIGN_OR_RETURN(auto placement, GetOptString(j, "placement", where));
   ASSIGN_OR_RETURN(auto estimator, GetOptString(j, "estimator", where));
@@ -110,9 +113,11 @@ Result<ClusterSpec> BuildCluster(const ExperimentConfig& c, Trace& trace,
 Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view where_sv) {
   std::string where(where_sv);
   if (!j.is_object()) return InvalidArgument(where + ": config must be a JSON object");
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"trace", "cluster", "seed", "policies"}, where));
   ExperimentConfig c;
   if (j.contains("trace")) {
     const Json& t = j["trace"];
+    RETURN_IF_ERROR(OnlyKnownFields(t, {"path", "format", "duration_model", "synthetic"}, where + ": trace"));
     ASSIGN_OR_RETURN(auto path, GetOptString(t, "path", where + ": trace"));
     ASSIGN_OR_RETURN(auto format, GetOptString(t, "format", where + ": trace"));
     ASSIGN_OR_RETURN(auto dm, GetOptString(t, "duration_model", where + ": trace"));
@@ -122,6 +127,7 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
     if (t.contains("synthetic")) {
       const Json& s = t["synthetic"];
       std::string w = where + ": trace.synthetic";
+      RETURN_IF_ERROR(OnlyKnownFields(s, {"profile", "jobs", "load", "jobs_per_hour"}, w));
       ASSIGN_OR_RETURN(c.synth_profile, GetString(s, "profile", w));
       ASSIGN_OR_RETURN(auto jobs, GetOptIntInRange(s, "jobs", w, 1, 50'000'000));
       ASSIGN_OR_RETURN(auto load, GetOptNumber(s, "load", w));
@@ -134,6 +140,7 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
   if (j.contains("cluster")) {
     const Json& k = j["cluster"];
     std::string w = where + ": cluster";
+    RETURN_IF_ERROR(OnlyKnownFields(k, {"vc_config", "nodes", "gpus_per_node", "gpu_type", "unknown_vc", "merge_vcs", "vcs"}, w));
     ASSIGN_OR_RETURN(auto vc_path, GetOptString(k, "vc_config", w));
     ASSIGN_OR_RETURN(auto nodes, GetOptIntInRange(k, "nodes", w, 1, 1'000'000));
     ASSIGN_OR_RETURN(auto gpn, GetOptIntInRange(k, "gpus_per_node", w, 1, 1024));
@@ -150,6 +157,7 @@ Result<ExperimentConfig> ExperimentFromJson(const Json& j, std::string_view wher
     if (k.contains("vcs")) {
       if (!k["vcs"].is_array()) return InvalidArgument(w + ": vcs must be an array");
       for (const auto& v : k["vcs"]) {
+        RETURN_IF_ERROR(OnlyKnownFields(v, {"name", "nodes"}, w + ".vcs"));
         ASSIGN_OR_RETURN(auto name, GetString(v, "name", w + ".vcs"));
         ASSIGN_OR_RETURN(auto n, GetIntInRange(v, "nodes", w + ".vcs", 1, 1'000'000));
         c.vcs.push_back({name, static_cast<int32_t>(n)});

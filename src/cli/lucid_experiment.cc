@@ -38,6 +38,9 @@ Status Opt(const Json& j, const char* key, const std::string& where, T* out) {
 }
 
 Status ParseSchedmate(const Json& j, const std::string& w, LucidVariant* v) {
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"label", "advisor", "tracker", "write_back", "detection_rate", "hit_rate_scale",
+                                      "advisor_latency_s", "check_steps", "undo_threshold"},
+                                  w));
   RETURN_IF_ERROR(Opt(j, "label", w, &v->label));
   RETURN_IF_ERROR(Opt(j, "advisor", w, &v->schedmate.use_advisor));
   RETURN_IF_ERROR(Opt(j, "tracker", w, &v->schedmate.use_tracker));
@@ -161,12 +164,16 @@ double Hours(double s) { return s / 3600.0; }
 Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::string& w) {
   LucidExperimentConfig c;
   if (!j.is_object()) return InvalidArgument(w + ": expected a JSON object");
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "seed", "shared", "trace", "cluster", "lucid", "world", "variants"}, w));
   RETURN_IF_ERROR(Opt(j, "name", w, &c.name));
   RETURN_IF_ERROR(Opt(j, "seed", w, &c.seed));
   RETURN_IF_ERROR(Opt(j, "shared", w, &c.shared));
   if (j.contains("trace")) {
     const Json& t = j["trace"];
     std::string tw = w + ": trace";
+    RETURN_IF_ERROR(OnlyKnownFields(t, {"path", "format", "from", "to", "synth", "jobs", "max_jobs", "max_gpus",
+                                        "mix_synth", "mix_jobs", "arrival_scale"},
+                                    tw));
     RETURN_IF_ERROR(Opt(t, "path", tw, &c.trace_path));
     RETURN_IF_ERROR(Opt(t, "format", tw, &c.trace_format));
     RETURN_IF_ERROR(Opt(t, "from", tw, &c.from));
@@ -183,6 +190,7 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
   if (j.contains("cluster")) {
     const Json& k = j["cluster"];
     std::string kw = w + ": cluster";
+    RETURN_IF_ERROR(OnlyKnownFields(k, {"nodes", "target_load", "gpus_per_node", "profiler_nodes"}, kw));
     RETURN_IF_ERROR(Opt(k, "nodes", kw, &c.nodes));
     RETURN_IF_ERROR(Opt(k, "target_load", kw, &c.target_load));
     RETURN_IF_ERROR(Opt(k, "gpus_per_node", kw, &c.gpus_per_node));
@@ -192,6 +200,10 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
   if (j.contains("lucid")) {
     const Json& l = j["lucid"];
     std::string lw = w + ": lucid";
+    RETURN_IF_ERROR(OnlyKnownFields(l, {"profile_time_limit_s", "profile_gpu_limit", "credit_profiled_progress",
+                                        "profile_whole_node", "indolent_packing", "packing_min_jobs",
+                                        "evict_overhead_s", "retrain_period_s"},
+                                    lw));
     RETURN_IF_ERROR(Opt(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
     RETURN_IF_ERROR(Opt(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
     RETURN_IF_ERROR(Opt(l, "credit_profiled_progress", lw, &c.lucid.credit_profiled_progress));
@@ -205,6 +217,7 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
   if (j.contains("world")) {
     const Json& m = j["world"];
     std::string mw = w + ": world";
+    RETURN_IF_ERROR(OnlyKnownFields(m, {"seed", "resubmit_prob", "duration_tolerance", "warmup_low", "warmup_high"}, mw));
     RETURN_IF_ERROR(Opt(m, "seed", mw, &c.mapping.seed));
     RETURN_IF_ERROR(Opt(m, "resubmit_prob", mw, &c.mapping.resubmit_prob));
     RETURN_IF_ERROR(Opt(m, "duration_tolerance", mw, &c.mapping.duration_tolerance));

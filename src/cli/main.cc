@@ -1,6 +1,7 @@
 // schedmate: a semantic information layer for GPU cluster schedulers.
 // This binary is a composition root: it picks backends and wires modules.
 #include <cstdio>
+#include <string>
 
 #include "cli/commands.h"
 
@@ -36,6 +37,15 @@ int main(int argc, char** argv) {
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   schedmate::AddTrainCommand(app);
+  // "schedmate no-such-command --help" is a typo, not a request for help.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string name = argv[1];
+    auto known = app.get_subcommands([&](const CLI::App* c) { return c->check_name(name); });
+    if (known.empty()) {
+      std::fprintf(stderr, "error: unknown command '%s' (schedmate --help lists the commands)\n", argv[1]);
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // CommandFailed: its code stands

@@ -2,10 +2,12 @@
 
 #include "core/file_io.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -180,6 +182,46 @@ Result<std::optional<std::string>> GetOptString(const Json& obj,
 
 std::string DumpJson(const Json& value, int indent) {
   return value.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+namespace {
+
+// Edits (insertions, deletions, substitutions) between two short strings.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+Status OnlyKnownFields(const Json& obj, std::initializer_list<std::string_view> known, std::string_view where) {
+  if (!obj.is_object()) return Status::Ok();
+  for (const auto& [key, value] : obj.items()) {
+    bool ok = false;
+    std::string_view closest;
+    size_t best = SIZE_MAX;
+    for (std::string_view k : known) {
+      if (k == key) ok = true;
+      if (size_t d = EditDistance(key, k); d < best) best = d, closest = k;
+    }
+    if (ok) continue;
+    std::string message = std::string(where) + ": unknown field '" + key + "'";
+    if (best <= 3) message += " (did you mean '" + std::string(closest) + "'?)";
+    message += "; known:";
+    for (std::string_view k : known) message += " " + std::string(k);
+    return InvalidArgument(message);
+  }
+  return Status::Ok();
 }
 
 }  // namespace schedmate

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,10 @@ Status ForEachJsonLine(const std::string& path,
 
 // Serialises without throwing (invalid UTF-8 is replaced).
 std::string DumpJson(const Json& value, int indent = -1);
+
+// A config object's fields must be among `known`: a typo is an error naming
+// the field (and the closest known one), never a setting silently ignored.
+Status OnlyKnownFields(const Json& obj, std::initializer_list<std::string_view> known, std::string_view where);
 
 }  // namespace schedmate
 

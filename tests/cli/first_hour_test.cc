@@ -99,4 +99,23 @@ TEST_F(FirstHour, AdviseOnlyReads) {
   EXPECT_NE(j["estimate"]["fallback_reason"].get<std::string>().find("no history"), std::string::npos);
 }
 
+TEST_F(FirstHour, TyposAreErrorsNamingWhatWasMeant) {
+  Write("typo.json", R"({"trace": {"synth": "seren"}, "lucid": {"profile_time_limt_s": 80}})");
+  CmdResult lucid = Exec("lucid --config typo.json", dir_.string());
+  EXPECT_EQ(lucid.code, 2);
+  EXPECT_NE(lucid.err.find("unknown field 'profile_time_limt_s' (did you mean 'profile_time_limit_s'?)"),
+            std::string::npos)
+      << lucid.err;
+  Write("exp.json", R"({"trace": {"synthetic": {"profile": "seren", "jbos": 100}}, "cluster": {"nodes": 4}})");
+  CmdResult sim = Exec("simulate --config exp.json", dir_.string());
+  EXPECT_EQ(sim.code, 2);
+  EXPECT_NE(sim.err.find("unknown field 'jbos'"), std::string::npos) << sim.err;
+  CmdResult cmd = Exec("no-such-command --help");
+  EXPECT_EQ(cmd.code, 2);
+  EXPECT_NE(cmd.err.find("unknown command 'no-such-command'"), std::string::npos) << cmd.err;
+  CmdResult hist = Exec("history list --history " + (dir_ / "no/such/dir/h.db").string());
+  EXPECT_EQ(hist.code, 2);  // a mistyped path is bad input
+  EXPECT_NE(hist.err.find("does not exist"), std::string::npos) << hist.err;
+}
+
 }  // namespace
