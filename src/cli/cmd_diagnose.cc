@@ -60,6 +60,7 @@ Json Recovery(const DiagnoseArgs& a, const FailureDiagnosis& d) {
   RecoveryExecutor ex(guards, &cluster, &*audit, &SystemClock::Default());
   ExecutionOutcome o = ex.Execute(d, plan, a.job);
   j["shadow"] = guards.shadow;
+  j["dry_run"] = cluster.dry_run();  // no cluster manager is connected here
   j["executed"] = o.executed;
   j["refused"] = o.refused;
   j["dry_run_calls"] = cluster.calls();
@@ -105,6 +106,15 @@ void Diagnose(const DiagnoseArgs& a) {
   std::string steps;
   for (const auto& s : rec["steps"]) steps += (steps.empty() ? "" : " -> ") + s.get<std::string>();
   std::printf("recovery     %s (%s)\n", steps.c_str(), rec["reason"].get<std::string>().c_str());
+  if (rec.contains("executed")) {
+    std::string done;
+    for (const auto& s : rec["executed"]) done += (done.empty() ? "" : " -> ") + s.get<std::string>();
+    if (rec["shadow"].get<bool>())
+      std::printf("shadow       planned, not executed (--execute runs it)\n");
+    else
+      std::printf("executed     %s%s\n", done.empty() ? "nothing" : done.c_str(),
+                  rec["dry_run"].get<bool>() ? " (dry run: no cluster manager is connected)" : "");
+  }
   if (rec.contains("refused"))
     for (const auto& r : rec["refused"]) std::printf("  refused    %s\n", r.get<std::string>().c_str());
   std::printf("located      %s, %d probes, %lld of %lld bytes read, %.1f ms\n",

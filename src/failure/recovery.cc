@@ -111,7 +111,7 @@ ExecutionOutcome RecoveryExecutor::Execute(const FailureDiagnosis& d, const Reco
     if (!audit_ok_) return Refuse(&out, job, name, "audit log unavailable: nothing executed");
     Status s = effect();
     if (!s.ok()) return Refuse(&out, job, name, "cluster action failed: " + s.message());
-    Audit(job, name, "executed", "");
+    Audit(job, name, actions_->dry_run() ? "dry-run" : "executed", "");
     out.executed.push_back(name);
     return true;
   };

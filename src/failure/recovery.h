@@ -57,6 +57,9 @@ class ClusterActions {
   virtual Status RequestReplacement(const std::string& node) = 0;
   virtual Status RestartJob(const std::string& job_id, const std::string& checkpoint) = 0;
   virtual Status Report(const std::string& job_id, const std::string& message) = 0;
+  // True when the actions only record what they would do: the audit log says
+  // "dry-run", never "executed", for them.
+  virtual bool dry_run() const { return false; }
 };
 
 // Records what it would do; the probe answers `probe_confirms`.
@@ -69,6 +72,7 @@ class DryRunClusterActions : public ClusterActions {
   Status RestartJob(const std::string& job_id, const std::string& checkpoint) override;
   Status Report(const std::string& job_id, const std::string& message) override;
   const std::vector<std::string>& calls() const { return calls_; }
+  bool dry_run() const override { return true; }
 
  private:
   bool probe_confirms_;

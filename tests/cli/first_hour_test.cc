@@ -118,4 +118,23 @@ TEST_F(FirstHour, TyposAreErrorsNamingWhatWasMeant) {
   EXPECT_NE(hist.err.find("does not exist"), std::string::npos) << hist.err;
 }
 
+TEST_F(FirstHour, DiagnoseExecuteSaysWhatItDidAndTheAuditSaysDryRun) {
+  Write("x79.log", "step 1 loss 2\nNVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n");
+  CmdResult r = Exec("diagnose x79.log --execute --audit audit.jsonl --node n1 --job j1", dir_.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("executed     probe_node -> isolate_node"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dry run: no cluster manager is connected"), std::string::npos) << r.out;
+  std::ifstream audit(dir_ / "audit.jsonl");
+  std::string line;
+  int dry = 0;
+  while (std::getline(audit, line)) {
+    auto j = nlohmann::json::parse(line);
+    EXPECT_NE(j["decision"], "executed") << line;  // nothing was done to a real cluster
+    dry += j["decision"] == "dry-run";
+  }
+  EXPECT_GE(dry, 2);
+  CmdResult shadow = Exec("diagnose x79.log --audit audit2.jsonl --node n1 --job j1", dir_.string());
+  EXPECT_NE(shadow.out.find("shadow       planned, not executed"), std::string::npos) << shadow.out;
+}
+
 }  // namespace
