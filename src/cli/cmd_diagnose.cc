@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/log_inputs.h"
 #include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "core/json.h"
@@ -21,7 +22,8 @@ namespace schedmate {
 namespace {
 
 struct DiagnoseArgs {
-  std::string log;
+  std::vector<std::string> logs;  // LOG… as given ("-" = standard input)
+  std::string log, shown;         // the one being read, and its name as given
   bool json = false;
   int context = 500;
   std::string backend = "embedded";
@@ -67,7 +69,23 @@ Json Recovery(const DiagnoseArgs& a, const FailureDiagnosis& d) {
   return j;
 }
 
-void Diagnose(const DiagnoseArgs& a) {
+void DiagnoseOne(const DiagnoseArgs& a);
+
+// Each LOG in turn: a header per log in text, one JSON object per line (with
+// "log") in JSON.
+void Diagnose(const DiagnoseArgs& given) {
+  auto inputs = LogInputs::Open(given.logs);
+  if (!inputs.ok()) CommandFailed(inputs.status());
+  DiagnoseArgs a = given;
+  for (const LogInput& in : inputs->items()) {
+    a.log = in.path;
+    a.shown = in.name;
+    if (!a.json && inputs->items().size() > 1) std::printf("== %s ==\n", in.name.c_str());
+    DiagnoseOne(a);
+  }
+}
+
+void DiagnoseOne(const DiagnoseArgs& a) {
   Backend backend(a.backend, a.llm);
   auto source = OpenFileSource(a.log);
   if (!source.ok()) CommandFailed(source.status());
@@ -83,6 +101,7 @@ void Diagnose(const DiagnoseArgs& a) {
   const FailureDiagnosis& d = r->diagnosis;
   if (a.json) {
     Json j = ToJson(d);
+    j["log"] = a.shown;
     j["signature"] = r->signature_id;
     j["backend"] = answered_by;
     j["recovery"] = Recovery(a, d);
@@ -247,7 +266,7 @@ void AddDiagnoseCommand(CLI::App& app) {
       "Why did a job die? Locates the first real error in its log (binary search over byte\n"
       "offsets, so a multi-GB log costs a small fraction), classifies it as infrastructure\n"
       "(gpu, nvlink, network, node, storage), framework/environment or user script.");
-  cmd->add_option("LOG", a->log, "The failed job's log")->required();
+  cmd->add_option("LOG", a->logs, "The failed job's log(s); - reads standard input")->required();
   cmd->add_flag("--json", a->json,
                 "One JSON object: error_type, faulty_component, root_cause_line, root_cause_line_index, "
                 "confidence, evidence, signature, locate");

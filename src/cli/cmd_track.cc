@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/log_inputs.h"
 #include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "core/file_io.h"
@@ -22,7 +23,9 @@ namespace schedmate {
 namespace {
 
 struct TrackArgs {
-  std::string log;
+  std::vector<std::string> logs;  // LOG… as given ("-" = standard input)
+  std::string log;                // the one being read
+  std::string shown;              // its name as the user gave it
   std::string backend = "embedded";
   bool follow = false, json = false, no_stage1 = false, offsets = false;
   int samples = 10;
@@ -145,7 +148,26 @@ void Slowdown(const TrackArgs& a) {
   }
 }
 
-void Track(const TrackArgs& a) {
+void TrackOne(const TrackArgs& a);
+
+// Each LOG in turn: a header per log in text, one JSON object per line (with
+// "log") in JSON; --follow and --slowdown-at read one log.
+void Track(const TrackArgs& given) {
+  if ((given.follow || given.slowdown_at >= 0) && given.logs.size() != 1)
+    CommandFailed(InvalidArgument("--follow and --slowdown-at read one LOG"));
+  if (given.follow && given.logs[0] == "-") CommandFailed(InvalidArgument("--follow needs a file, not standard input"));
+  auto inputs = LogInputs::Open(given.logs);
+  if (!inputs.ok()) CommandFailed(inputs.status());
+  TrackArgs a = given;
+  for (const LogInput& in : inputs->items()) {
+    a.log = in.path;
+    a.shown = in.name;
+    if (!a.json && inputs->items().size() > 1) std::printf("== %s ==\n", in.name.c_str());
+    TrackOne(a);
+  }
+}
+
+void TrackOne(const TrackArgs& a) {
   if (a.slowdown_at >= 0) return Slowdown(a);
   std::unique_ptr<ChatClient> client;
   BackendChoice choice;
@@ -164,8 +186,9 @@ void Track(const TrackArgs& a) {
   auto r = TrackFile(a.log, o);
   if (!r.ok()) CommandFailed(r.status());
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  Emit(a, r->report, r->stats, a.log,
-       {{"lines_used_are_offsets", r->lines_are_offsets},
+  Emit(a, r->report, r->stats, a.shown,
+       {{"log", a.shown},
+        {"lines_used_are_offsets", r->lines_are_offsets},
         {"scan", {{"lines", r->stats.lines}, {"bytes_read", r->bytes_read},
                   {"file_bytes", r->file_bytes}, {"stage1_kept_lines", r->stats.kept_lines},
                   {"ms", ms}}}});
@@ -184,7 +207,7 @@ void AddTrackCommand(CLI::App& app) {
       "Report a training job's progress from its log: step, total steps, step time, throughput,\n"
       "loss, steady-state values and ETA — or status 'missing' when the log prints no progress.\n"
       "Reads the log backwards from its end, so a multi-GB log costs only its tail.");
-  cmd->add_option("LOG", a->log, "The job's log file")->required();
+  cmd->add_option("LOG", a->logs, "The job's log file(s); - reads standard input")->required();
   cmd->add_flag("--follow,-f", a->follow, "Keep following the log; print when the step changes");
   cmd->add_flag("--json", a->json,
                 "One JSON object: status, step, total_steps, step_time_s, throughput, "

@@ -137,4 +137,27 @@ TEST_F(FirstHour, DiagnoseExecuteSaysWhatItDidAndTheAuditSaysDryRun) {
   EXPECT_NE(shadow.out.find("shadow       planned, not executed"), std::string::npos) << shadow.out;
 }
 
+TEST_F(FirstHour, LogsFromStandardInputAndSeveralAtOnce) {
+  Write("a.log", "step 1/100 loss 2.0 time 0.5\nstep 2/100 loss 1.9 time 0.5\n");
+  Write("x79.log", "step 1 loss 2\nNVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n");
+  CmdResult t = Exec("track - --json < a.log", dir_.string());
+  ASSERT_EQ(t.code, 0) << t.err;
+  auto j = nlohmann::json::parse(t.out);
+  EXPECT_EQ(j["log"], "stdin");
+  EXPECT_EQ(j["step"], 2);
+  CmdResult d = Exec("diagnose - --json < x79.log", dir_.string());
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(nlohmann::json::parse(d.out)["faulty_component"], "gpu");
+  CmdResult both = Exec("diagnose x79.log x79.log --json", dir_.string());
+  ASSERT_EQ(both.code, 0) << both.err;
+  std::istringstream lines(both.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) n += nlohmann::json::parse(line)["log"] == "x79.log";
+  EXPECT_EQ(n, 2);  // JSON lines, one per log
+  CmdResult text = Exec("track a.log a.log", dir_.string());
+  EXPECT_NE(text.out.find("== a.log =="), std::string::npos) << text.out;
+  EXPECT_EQ(Exec("track a.log a.log --follow", dir_.string()).code, 2);  // follows one log
+}
+
 }  // namespace
