@@ -65,15 +65,22 @@ struct SynthArgs {
   int64_t seed = 1;
   double load = 0, rate = 0;
   int32_t cluster_gpus = 0;
-  bool list = false;
+  bool list = false, json = false;
 };
 
 void Synth(const SynthArgs& a) {
   if (a.list) {
-    for (const auto& p : BuiltinProfiles())
+    for (const auto& p : BuiltinProfiles()) {
+      if (a.json) {
+        Json j = {{"name", p.name}, {"mean_duration_s", p.mean_duration_s}, {"median_duration_s", p.median_duration_s},
+                  {"mean_gpus", p.mean_gpus}, {"jobs_per_hour", p.jobs_per_hour}, {"citation", p.citation}};
+        std::printf("%s\n", DumpJson(j).c_str());
+        continue;
+      }
       std::printf("%-8s mean %.0f s, median %.0f s, mean GPUs %.2f, %.1f jobs/h — %s\n",
                   p.name.c_str(), p.mean_duration_s, p.median_duration_s,
                   p.mean_gpus, p.jobs_per_hour, p.citation.c_str());
+    }
     return;
   }
   if (a.out.empty()) CommandFailed(InvalidArgument("--out FILE is required"));
@@ -122,6 +129,7 @@ void AddSynthCommand(CLI::App& app) {
       "synth", "Generate a synthetic trace calibrated to a cluster's published "
                "statistics; prints target vs generated statistics.");
   cmd->add_flag("--list", a->list, "List the built-in cluster profiles");
+  cmd->add_flag("--json", a->json, "With --list: one JSON object per profile and line");
   cmd->add_option("--profile", a->profile, "Cluster profile")->capture_default_str();
   cmd->add_option("--jobs", a->jobs, "Number of jobs")->check(CLI::Range(1, 50000000))->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
@@ -134,10 +142,17 @@ void AddSynthCommand(CLI::App& app) {
 
 void AddPoliciesCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("policies", "List the scheduling policies and presets.");
-  cmd->callback([] {
-    for (const auto& p : ListPolicies())
-      std::printf("%-18s %s\n", p.name.c_str(), p.summary.c_str());
-    std::printf("%-18s %s\n", "tiresias", "tiresias-lucid with your overrides (config file)");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "One JSON object per policy and line: name, summary");
+  cmd->callback([json] {
+    std::vector<PolicyInfo> all = ListPolicies();
+    all.push_back({"tiresias", "tiresias-lucid with your overrides (config file)"});
+    for (const auto& p : all) {
+      if (*json)
+        std::printf("%s\n", DumpJson(Json{{"name", p.name}, {"summary", p.summary}}).c_str());
+      else
+        std::printf("%-18s %s\n", p.name.c_str(), p.summary.c_str());
+    }
   });
 }
 

@@ -31,13 +31,23 @@ struct WorldArgs {
   int count = 1;
   uint64_t seed = 1;
   int64_t sample = 200;
-  bool metadata_only = false;
+  bool metadata_only = false, json = false;
   WorldTraceArgs world;
 };
 
 void Catalog(const WorldArgs& a) {
   std::string source;
   WorkloadCatalog c = LoadWorkloadCatalog(a.shared, &source);
+  if (a.json) {
+    Json families = Json::array();
+    for (const auto& [name, e] : c.entries())
+      families.push_back({{"family", name}, {"source", e.source}, {"ref_batch", e.ref_batch},
+                          {"step_s_1gpu", c.StepTime(name, "dgx", 1, e.ref_batch)},
+                          {"step_s_8gpu", c.StepTime(name, "dgx", 8, e.ref_batch)}, {"sm_util", e.sm_util},
+                          {"gmem_util", e.gmem_util}, {"gmem_mib", e.gmem_mib}, {"sharing_label", e.sharing_label}});
+    std::printf("%s\n", DumpJson(Json{{"catalog", source}, {"families", families}}, 2).c_str());
+    return;
+  }
   std::printf("%s\n\n", source.c_str());
   std::printf("%-17s %-26s %6s %12s %11s %8s %8s %9s %5s\n", "family", "source", "batch", "step s (1)",
               "step s (8)", "SM util", "mem util", "mem MiB", "label");
@@ -91,7 +101,24 @@ MappedTrace MapOrFail(const WorldTraceArgs& w) {
   return std::move(m).value();
 }
 
-void Map(const WorldArgs& a) { std::printf("%s", DescribeMapping(MapOrFail(a.world)).c_str()); }
+void Map(const WorldArgs& a) {
+  MappedTrace m = MapOrFail(a.world);
+  if (!a.json) {
+    std::printf("%s", DescribeMapping(m).c_str());
+    return;
+  }
+  const MappingStats& s = m.world.stats;
+  Json buckets = Json::array();
+  static const char* const kBuckets[] = {"<1", "1-10", "10-100", ">=100"};
+  for (int b = 0; b < 4; ++b)
+    buckets.push_back({{"gpu_hours", kBuckets[b]}, {"jobs", s.bucket_jobs[b]},
+                       {"new_projects_small_medium_large", s.bucket_class_projects[b]}});
+  Json j = {{"trace", m.description}, {"jobs", s.jobs}, {"projects", s.projects}, {"resubmissions", s.resubmissions},
+            {"renamed_copies", s.renamed_copies}, {"edited", s.edited}, {"swapped", s.swapped},
+            {"failed", s.failed}, {"failed_infrastructure", s.failed_infrastructure},
+            {"drawn_end_states", s.drawn_states}, {"buckets", buckets}};
+  std::printf("%s\n", DumpJson(j, 2).c_str());
+}
 
 Json JobLine(const JobSpec& j, const MappedJob& m, const std::string& repo, const std::string& log, const RenderedLog& r) {
   const WorkloadTruth& t = m.truth;
@@ -167,8 +194,10 @@ void AddWorldCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("world", "The semantic world of a simulation: workload catalog, trace mapping, generated repositories and\nlogs, and the real components checked and calibrated on them (docs/world.md).");
   cmd->require_subcommand(1);
   CLI::App* cat = cmd->add_subcommand("catalog", "The 15 workload families: step time, utilisation, memory, and their source.");
-  cat->add_option("--shared", a->shared, "Directory holding traces/lucid and traces/sia (model only when absent)")
-      ->capture_default_str();
+  cat->add_option("--shared", a->shared,
+                  "Shared data directory holding traces/lucid and traces/sia (default: $SCHEDMATE_SHARED, else the\n"
+                  "shared/ beside the source tree, else ../shared; the FLOPs model only, with a notice, when absent)");
+  cat->add_flag("--json", a->json, "The catalog as JSON");
   cat->callback([a] { Catalog(*a); });
   CLI::App* mat = cmd->add_subcommand("materialize", "Write a mapped trace's jobs (repositories, logs, jobs.jsonl with the truth), or repositories per\nfamily and style (with COMMAND and TRUTH), for inspection.");
   mat->add_option("-o,--out", a->out, "Output directory")->capture_default_str();
@@ -185,6 +214,7 @@ void AddWorldCommand(CLI::App& app) {
   });
   CLI::App* map = cmd->add_subcommand("map", "Map a trace's jobs to workloads and projects; print what the mapping made.");
   AddWorldTraceOptions(map, &a->world);
+  map->add_flag("--json", a->json, "The mapping's statistics as JSON");
   map->callback([a] { Map(*a); });
   AddWorldCheckCommand(cmd);
   AddWorldCalibrateCommand(cmd);

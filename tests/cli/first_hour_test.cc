@@ -160,4 +160,19 @@ TEST_F(FirstHour, LogsFromStandardInputAndSeveralAtOnce) {
   EXPECT_EQ(Exec("track a.log a.log --follow", dir_.string()).code, 2);  // follows one log
 }
 
+TEST_F(FirstHour, ListingsHaveJson) {
+  CmdResult p = Exec("policies --json");
+  ASSERT_EQ(p.code, 0) << p.err;
+  EXPECT_EQ(nlohmann::json::parse(p.out.substr(0, p.out.find('\n')))["name"], "fifo");
+  CmdResult s = Exec("synth --list --json");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_TRUE(nlohmann::json::parse(s.out.substr(0, s.out.find('\n'))).contains("jobs_per_hour"));
+  CmdResult c = Exec("world catalog --json --shared " + (dir_ / "absent").string());
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(nlohmann::json::parse(c.out)["families"].size(), 15u);
+  CmdResult m = Exec("world map --synth seren --synth-jobs 300 --json");
+  ASSERT_EQ(m.code, 0) << m.err;
+  EXPECT_EQ(nlohmann::json::parse(m.out)["jobs"], 300);
+}
+
 }  // namespace
