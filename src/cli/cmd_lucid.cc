@@ -7,11 +7,11 @@
 #include <fstream>
 #include <memory>
 
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "sim/outputs.h"
 #include "cli/lucid_experiment.h"
 #include "core/data_paths.h"
@@ -94,10 +94,9 @@ void RunLucid(const LucidArgs& a) {
   if (a.seed >= 0) c.seed = static_cast<uint64_t>(a.seed), c.mapping.seed = static_cast<uint64_t>(a.seed);
   if (a.ablations) c.variants = Ablations();
   if (c.trace_path.empty() && c.synth.empty()) CommandFailed(InvalidArgument("give --config FILE, --trace FILE or --synth PROFILE"));
-  bool show = a.progress == "on" || (a.progress == "auto" && isatty(2));
-  auto r = RunLucidComparison(c, [&](const std::string& label) {
-    if (show) std::fprintf(stderr, "replaying: %s\n", label.c_str());
-  });
+  ConsoleProgress progress(ConsoleProgress::Wanted(a.progress));
+  auto r = RunLucidComparison(c, [&](const std::string& label, const SimProgress& p) { progress.Update(label, p); });
+  progress.Finish();
   if (!r.ok()) CommandFailed(r.status());
   if (!a.out.empty()) {
     std::error_code ec;

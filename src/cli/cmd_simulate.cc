@@ -1,4 +1,5 @@
 // `schedmate simulate`: replay a trace under one or more policies.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -133,8 +134,14 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
     return;
   }
   std::printf("%s", FormatComparisonTable(*runs).c_str());
+  // Rejections depend on the cluster, not the policy: one note when every run rejected the same jobs.
+  bool same = std::all_of(runs->begin(), runs->end(),
+                          [&](const PolicyRun& r) { return r.summary.rejected == runs->front().summary.rejected; });
+  if (same && runs->front().summary.rejected)
+    std::printf("note: %lld jobs could not run here under any policy (too large or unknown VC; see the per-job CSV)\n",
+                static_cast<long long>(runs->front().summary.rejected));
   for (const auto& r : *runs)
-    if (r.summary.rejected)
+    if (!same && r.summary.rejected)
       std::printf("note: %s: %lld jobs could not run here (too large or unknown VC; see the per-job CSV)\n",
                   r.summary.policy.c_str(), static_cast<long long>(r.summary.rejected));
 }

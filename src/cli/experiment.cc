@@ -13,6 +13,7 @@
 #include "sim/outputs.h"
 #include "traces/duration_model.h"
 #include "traces/synthesizer.h"
+#include "core/str_format.h"
 #include "traces/trace_loader.h"
 #include "traces/vc_config.h"
 
@@ -231,6 +232,38 @@ Result<Prepared> PrepareExperiment(const ExperimentConfig& c) {
 
 namespace {
 
+// What the trace asks of the cluster: GPU time demanded over the submit span
+// per GPU. Policies tie when it is low (nothing waits), so it is printed.
+std::string DescribeOfferedLoad(const Trace& t, const ClusterSpec& cluster) {
+  if (t.jobs.empty()) return "offered load: no jobs";
+  double demand = 0;
+  int64_t first = t.jobs.front().submit_s, last = first;
+  for (const auto& j : t.jobs) {
+    demand += static_cast<double>(j.gpus) * static_cast<double>(std::max<int64_t>(j.duration_s, 0));
+    first = std::min(first, j.submit_s);
+    last = std::max(last, j.submit_s);
+  }
+  double span = std::max<double>(1, static_cast<double>(last - first));
+  double gpus = static_cast<double>(cluster.TotalGpus());
+  std::string out = StrFormat("offered load %.2f: %zu jobs ask %.0f GPU-hours over %.1f days of submissions on %.0f GPUs",
+                              demand / (gpus * span), t.jobs.size(), demand / 3600, span / 86400, gpus);
+  // With VCs a job waits for its own VC: the busiest one says more than the average.
+  if (cluster.vcs.size() > 1) {
+    std::map<std::string, double> vc_demand;
+    for (const auto& j : t.jobs)
+      vc_demand[j.vc] += static_cast<double>(j.gpus) * static_cast<double>(std::max<int64_t>(j.duration_s, 0));
+    double busiest = 0;
+    std::string name;
+    for (const auto& v : cluster.vcs) {
+      double cap = static_cast<double>(v.nodes) * cluster.gpus_per_node * span;
+      if (cap > 0 && vc_demand[v.name] / cap > busiest) busiest = vc_demand[v.name] / cap, name = v.name;
+    }
+    out += StrFormat("; busiest VC %s at %.2f", name.c_str(), busiest);
+  }
+  if (demand / (gpus * span) < 0.3 && cluster.vcs.size() <= 1) out += " (low: little queueing, so policies differ little)";
+  return out;
+}
+
 Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c) {
   Prepared p;
   if (!c.synth_profile.empty()) {
@@ -278,6 +311,7 @@ Result<Prepared> PrepareTraceAndCluster(const ExperimentConfig& c) {
   if (lr.skipped_unfinished)
     p.notes.push_back(std::to_string(lr.skipped_unfinished) + " unfinished (RUNNING/SUSPENDED) jobs skipped");
   ASSIGN_OR_RETURN(p.cluster, BuildCluster(c, p.trace, p.notes));
+  p.notes.push_back(DescribeOfferedLoad(p.trace, p.cluster));
   return p;
 }
 

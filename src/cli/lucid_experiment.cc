@@ -264,10 +264,11 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
                           (long long)c.lucid.profile_time_limit_s, c.lucid.profile_gpu_limit);
   auto replay = [&](const std::string& label, LucidOptions lo, LucidSemanticHooks* hooks,
                     const ClusterSpec& spec) -> Result<LucidRunResult> {
-    if (progress) progress(label);
     LucidPolicy policy(std::move(lo), &model, hooks);
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(SimResult r, Simulate(trace, spec, policy));
+    SimOptions so;
+    if (progress) so.on_progress = [&](const SimProgress& p) { progress(label, p); };
+    ASSIGN_OR_RETURN(SimResult r, Simulate(trace, spec, policy, so));
     LucidRunResult rr;
     rr.label = label;
     rr.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -73,7 +73,8 @@ struct LucidComparison {
   std::shared_ptr<const Trace> trace;  // the runs' jobs point into it
 };
 
-using LucidProgress = std::function<void(const std::string& label)>;
+// Called as each run replays (label, jobs done of total, simulated time).
+using LucidProgress = std::function<void(const std::string& label, const SimProgress& p)>;
 Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const LucidProgress& progress = {});
 
 std::string FormatLucidTable(const LucidComparison& c);

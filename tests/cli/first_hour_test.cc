@@ -175,4 +175,21 @@ TEST_F(FirstHour, ListingsHaveJson) {
   EXPECT_EQ(nlohmann::json::parse(m.out)["jobs"], 300);
 }
 
+TEST_F(FirstHour, LongRunsShowProgressAndTablesSayWhyPoliciesTie) {
+  CmdResult l = Exec("lucid --synth seren --jobs 400 --nodes 4 --progress on");
+  ASSERT_EQ(l.code, 0) << l.err;
+  EXPECT_NE(l.err.find("[lucid] "), std::string::npos) << l.err;
+  EXPECT_NE(l.err.find("400/400 jobs"), std::string::npos) << l.err;
+  // A real-format trace: the offered load is printed; a rejection shared by every policy is one note.
+  Write("t.csv", "# schedmate trace v1\nid,user,vc,name,type,gpus,cpus,submit_s,duration_s,state,batch_size,extra\n"
+                 "a,u,,a,,1,0,0,3600,COMPLETED,0,\nb,u,,b,,1,0,60,3600,COMPLETED,0,\n"
+                 "big,u,,big,,64,0,120,60,COMPLETED,0,\n");
+  CmdResult s = Exec("simulate --trace t.csv --format native --nodes 1 --policy fifo,sjf --progress off", dir_.string());
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.out.find("offered load"), std::string::npos) << s.out;
+  size_t first = s.out.find("could not run here");
+  ASSERT_NE(first, std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("could not run here", first + 1), std::string::npos) << s.out;
+}
+
 }  // namespace
