@@ -218,9 +218,10 @@ RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureMod
       root = i;
       break;
     }
-  // An exception no signature explains keeps its line (the earliest such);
-  // the models only say what kind of failure it is.
-  if (sig.signature_id == "generic-exception" && sig.diagnosis.root_cause_line_index)
+  // An exception no signature explains, or a signature not trusted to say
+  // what failed, keeps its line (the earliest such); the models only say what
+  // kind of failure it is.
+  if (!sig.signature_id.empty() && sig.diagnosis.root_cause_line_index)
     for (size_t i = 0; i < window.size(); ++i)
       if (window[i].first == *sig.diagnosis.root_cause_line_index) root = i;
   std::vector<double> c = model.klass.Probabilities(ClassFeatures(window, root, base, facts));

@@ -4,6 +4,8 @@
 // are generated once per key and materialised once.
 #include <gtest/gtest.h>
 
+#include "failure/failure_model.h"
+
 #include <filesystem>
 #include <sstream>
 
@@ -61,9 +63,18 @@ TEST(FailureInjections, EveryTemplateIsDiagnosedAsLabelled) {
     RenderedLog log = RenderJobLogTail(spec, 700, &e, o);
     auto d = DiagnoseLog(*StringSource(log.text));
     ASSERT_TRUE(d.ok()) << t.id;
-    EXPECT_EQ(ErrorTypeName(d->diagnosis.error_type), t.category) << t.id;
-    if (t.category == "infrastructure") {
-      EXPECT_EQ(d->diagnosis.faulty_component.value_or(""), t.component) << t.id;
+    // Where the labelled real logs contradict the signature this template's
+    // root line matches (a rendezvous timeout is as often a dead master as a
+    // network fault), the real data wins: the class is the learned reading's,
+    // never sure enough to act on. The line must still be found.
+    RootCauseDetail sig = DiagnoseWindow({{0, e.lines[static_cast<size_t>(e.root_index)]}});
+    if (!FailureModel::Default().Trusts(sig.signature_id)) {
+      EXPECT_LE(d->diagnosis.confidence, kLearnedConfidenceCap) << t.id;
+    } else {
+      EXPECT_EQ(ErrorTypeName(d->diagnosis.error_type), t.category) << t.id;
+      if (t.category == "infrastructure") {
+        EXPECT_EQ(d->diagnosis.faulty_component.value_or(""), t.component) << t.id;
+      }
     }
     EXPECT_EQ(d->diagnosis.root_cause_line_index.value_or(-1), log.root_line) << t.id;
     EXPECT_EQ(Lines(log.text)[static_cast<size_t>(log.root_line)], e.lines[static_cast<size_t>(e.root_index)]);
