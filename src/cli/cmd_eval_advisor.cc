@@ -25,6 +25,7 @@
 #include "cli/field_score.h"
 #include "core/facts_json.h"
 #include "core/json.h"
+#include "core/stats.h"
 #include "history/sqlite_store.h"
 #include "repo/snapshot.h"
 #include "world/repo_generator.h"
@@ -38,12 +39,6 @@ struct EvalAdvisorArgs {
   bool json = false, verbose = false;
   float min_score = 0.80f;
 };
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
-}
 
 void EvalAdvisor(const EvalAdvisorArgs& a) {
   Rng rng(a.seed);
@@ -101,7 +96,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
     if (data.dataset != w.dataset)
       queries.push_back({"other dataset", data, GenerateRepo(data, style, layout), r.job_id, SampleDurationS(data, rng)});
   }
-  double median_history = Percentile(history_durations, 0.5);
+  double median_history = Percentile(history_durations, 50);
   int copies = 0, hits = 0, negatives = 0, false_matches = 0, fallbacks = 0, within = 0, estimates = 0,
       baseline_within = 0;
   double util_err = 0;
@@ -174,7 +169,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
               {"duration_within_100pct_all_copies", ratio(within, copies)},
               {"baseline_median_within_100pct", ratio(baseline_within, copies)},
               {"sm_util_mae", util_n ? util_err / util_n : 0}, {"fallback_ratio", ratio(fallbacks, static_cast<int>(queries.size()))},
-              {"latency_ms", {{"p50", Percentile(latency_ms, 0.5)}, {"p99", Percentile(latency_ms, 0.99)}}},
+              {"latency_ms", {{"p50", Percentile(latency_ms, 50)}, {"p99", Percentile(latency_ms, 99)}}},
               {"extraction_failures", extraction_failures}};
     std::printf("%s\n", DumpJson(j, 2).c_str());
     return;
@@ -195,7 +190,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
   std::printf("SM utilisation      mean absolute error %.3f\n", util_n ? util_err / util_n : 0.0);
   std::printf("fallback ratio      %.1f %%\n", 100 * ratio(fallbacks, static_cast<int>(queries.size())));
   std::printf("latency             p50 %.2f ms, p99 %.2f ms per query (extract + retrieve + estimate)\n",
-              Percentile(latency_ms, 0.5), Percentile(latency_ms, 0.99));
+              Percentile(latency_ms, 50), Percentile(latency_ms, 99));
   std::printf("\n(paper: 85.7 %% of estimates within 100 %% error, Lucid's estimator 27.7 %%; 9 s per job with an LLM)\n");
 }
 

@@ -5,15 +5,6 @@
 
 namespace schedmate {
 
-double Percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  double pos = std::clamp(q, 0.0, 100.0) / 100.0 * (v.size() - 1);
-  size_t lo = static_cast<size_t>(std::floor(pos));
-  size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
-}
-
 SimSummary Summarize(const SimResult& r) {
   SimSummary s;
   s.policy = r.policy;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/stats.h"  // Percentile
 #include "sim/engine.h"
 
 namespace schedmate {
@@ -33,9 +34,6 @@ struct SimSummary {
   };
   std::map<std::string, VcSummary> per_vc;
 };
-
-// Linear-interpolated percentile (numpy's default). q in [0, 100].
-double Percentile(std::vector<double> values, double q);
 
 SimSummary Summarize(const SimResult& result);
 

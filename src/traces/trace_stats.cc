@@ -1,18 +1,11 @@
 #include "traces/trace_stats.h"
 
+#include "core/stats.h"
+
 #include <algorithm>
 
 namespace schedmate {
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + mid, v.end());
-  double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  double lo = *std::max_element(v.begin(), v.begin() + mid);
-  return (lo + hi) / 2;
-}
 
 TraceStats ComputeTraceStats(const Trace& trace) {
   TraceStats s;

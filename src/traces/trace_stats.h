@@ -27,10 +27,6 @@ struct TraceStats {
 
 TraceStats ComputeTraceStats(const Trace& trace);
 
-// Median of a copy of `v` (the mean of the two middle values for even
-// sizes, as numpy). 0 for an empty vector.
-double Median(std::vector<double> v);
-
 }  // namespace schedmate
 
 #endif  // SCHEDMATE_TRACES_TRACE_STATS_H_

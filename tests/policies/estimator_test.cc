@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "policies/estimators/duration_estimator.h"
-#include "policies/estimators/history_estimator.h"
+#include "policies/estimators/job_name_estimator.h"
 
 namespace schedmate {
 namespace {
@@ -29,8 +29,8 @@ TEST(SequenceRatioTest, MatchesDifflib) {
   EXPECT_DOUBLE_EQ(SequenceRatio("abc", "xyz"), 0.0);
 }
 
-TEST(HistoryEstimatorTest, FollowsHeliosFallbackOrder) {
-  HistoryEstimator e(/*prior_s=*/1000);
+TEST(JobNameEstimatorTest, FollowsHeliosFallbackOrder) {
+  JobNameEstimator e(/*prior_s=*/1000);
   EXPECT_EQ(e.Estimate(Named("x", "u", 1), 0), 1000);  // no history yet
   e.Observe(Named("train_resnet", "alice", 8), 100, 0);
   e.Observe(Named("train_resnet", "alice", 4), 300, 0);
@@ -81,12 +81,12 @@ namespace schedmate {
 namespace {
 
 // The trigram prefilter must agree with a brute-force difflib scan.
-TEST(HistoryEstimatorTest, IndexedFuzzyMatchAgreesWithBruteForce) {
+TEST(JobNameEstimatorTest, IndexedFuzzyMatchAgreesWithBruteForce) {
   SynthOptions o;
   o.jobs = 6000;
   auto t = SynthesizeTrace(*FindProfile("saturn"), o);
   ASSERT_TRUE(t.ok());
-  HistoryEstimator e;
+  JobNameEstimator e;
   std::vector<std::string> known;
   for (size_t i = 0; i < t->jobs.size(); i += 2) {
     e.Observe(t->jobs[i], 10, 0);

@@ -1,7 +1,7 @@
 #include "policies/estimators/duration_estimator.h"
 
 #include "core/random.h"
-#include "policies/estimators/history_estimator.h"
+#include "policies/estimators/job_name_estimator.h"
 
 namespace schedmate {
 
@@ -26,7 +26,7 @@ Result<std::unique_ptr<DurationEstimator>> MakeEstimator(std::string_view name,
   if (name == "helios-error-model")
     return std::unique_ptr<DurationEstimator>(new HeliosErrorModelEstimator(seed));
   if (name == "history")
-    return std::unique_ptr<DurationEstimator>(new HistoryEstimator);
+    return std::unique_ptr<DurationEstimator>(new JobNameEstimator);
   return InvalidArgument("unknown estimator '" + std::string(name) +
                          "' (oracle, helios-error-model, history)");
 }

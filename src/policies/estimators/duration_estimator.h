@@ -50,7 +50,7 @@ class HeliosErrorModelEstimator final : public DurationEstimator {
   uint64_t seed_;
 };
 
-// "oracle", "helios-error-model", "history" (see history_estimator.h).
+// "oracle", "helios-error-model", "history" (see job_name_estimator.h).
 Result<std::unique_ptr<DurationEstimator>> MakeEstimator(std::string_view name,
                                                          uint64_t seed);
 

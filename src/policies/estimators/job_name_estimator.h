@@ -1,5 +1,7 @@
-// Helios' history estimator (HeliosArtifact estimators/estimator.py,
-// NaiveEstimator), learning online from jobs as they end:
+// Helios' job-name estimator (HeliosArtifact estimators/estimator.py,
+// NaiveEstimator; the "history" estimator of the policies' configs). It knows
+// only past jobs' names, users, GPU counts and durations — not schedmate's
+// history/ of what the jobs ran. It learns online from jobs as they end:
 //  1. names = up to 2 known job names with a similarity ratio >= 0.6 to the
 //     job's name (difflib.get_close_matches semantics);
 //  2. exact name known: the user's jobs of that name, else everyone's;
@@ -13,8 +15,8 @@
 // character trigrams with the question (found through an inverted index);
 // names below that share too little to reach a ratio of 0.6 in practice,
 // and the artifact's all-pairs scan would take minutes on 100k-job traces.
-#ifndef SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
-#define SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
+#ifndef SCHEDMATE_POLICIES_ESTIMATORS_JOB_NAME_ESTIMATOR_H_
+#define SCHEDMATE_POLICIES_ESTIMATORS_JOB_NAME_ESTIMATOR_H_
 
 #include <cstdint>
 #include <string>
@@ -33,10 +35,10 @@ double SequenceRatio(std::string_view a, std::string_view b);
 // difflib's quick_ratio (an upper bound of SequenceRatio).
 double QuickRatio(std::string_view a, std::string_view b);
 
-class HistoryEstimator final : public DurationEstimator {
+class JobNameEstimator final : public DurationEstimator {
  public:
   static constexpr double kMinTrigramDice = 0.3;
-  explicit HistoryEstimator(double prior_s = 3600.0) : prior_s_(prior_s) {}
+  explicit JobNameEstimator(double prior_s = 3600.0) : prior_s_(prior_s) {}
   std::string_view Name() const override { return "history"; }
   double Estimate(const JobSpec& job, int64_t now) override;
   void Observe(const JobSpec& job, int64_t ran_s, int64_t end_s) override;
@@ -83,4 +85,4 @@ class HistoryEstimator final : public DurationEstimator {
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_POLICIES_ESTIMATORS_HISTORY_ESTIMATOR_H_
+#endif  // SCHEDMATE_POLICIES_ESTIMATORS_JOB_NAME_ESTIMATOR_H_

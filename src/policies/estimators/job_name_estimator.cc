@@ -1,4 +1,4 @@
-#include "policies/estimators/history_estimator.h"
+#include "policies/estimators/job_name_estimator.h"
 
 #include <algorithm>
 
@@ -91,7 +91,7 @@ std::vector<uint32_t> Trigrams(std::string_view name) {
 
 }  // namespace
 
-std::vector<const std::string*> HistoryEstimator::CloseMatches(
+std::vector<const std::string*> JobNameEstimator::CloseMatches(
     const std::string& name) const {
   constexpr double kCutoff = 0.6;
   Cached& cached = match_cache_[name];
@@ -127,7 +127,7 @@ std::vector<const std::string*> HistoryEstimator::CloseMatches(
   return out;
 }
 
-double HistoryEstimator::MeanOf(const std::vector<const std::string*>& names,
+double JobNameEstimator::MeanOf(const std::vector<const std::string*>& names,
                                 const JobSpec& job) const {
   Mean all, user, same_gpus;
   for (const std::string* n : names) {
@@ -145,7 +145,7 @@ double HistoryEstimator::MeanOf(const std::vector<const std::string*>& names,
   return all.sum / std::max<int64_t>(all.n, 1);
 }
 
-double HistoryEstimator::Estimate(const JobSpec& job, int64_t) {
+double JobNameEstimator::Estimate(const JobSpec& job, int64_t) {
   if (global_.n == 0) return prior_s_;
   std::vector<const std::string*> matches;
   auto exact = by_name_.find(job.name);
@@ -161,7 +161,7 @@ double HistoryEstimator::Estimate(const JobSpec& job, int64_t) {
   return global_.sum / global_.n;
 }
 
-void HistoryEstimator::Observe(const JobSpec& job, int64_t ran_s, int64_t) {
+void JobNameEstimator::Observe(const JobSpec& job, int64_t ran_s, int64_t) {
   double d = static_cast<double>(ran_s);
   auto [it, inserted] = by_name_.try_emplace(job.name);
   if (inserted) {
