@@ -126,7 +126,8 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
                                      : "similar jobs differ in model or dataset";
     return e;
   }
-  double wsum = 0, dur = 0, util_w = 0, util = 0, lo = 1e300, hi = 0;
+  double wsum = 0, dur = 0, util_w = 0, util = 0, lo = 1e300, hi = 0, mem = 0;
+  int mem_n = 0;
   for (const auto& [rec, score, scale] : used) {
     double w = EndReasonWeight(rec.end_reason) * score;
     if (o.half_life_s > 0) w *= std::pow(0.5, static_cast<double>(as_of_s - rec.completed_at_s) / o.half_life_s);
@@ -137,6 +138,7 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
       util += w * *rec.sm_util;
       util_w += w;
     }
+    if (rec.mem_util) mem += *rec.mem_util, ++mem_n;
     lo = std::min(lo, d);
     hi = std::max(hi, d);
     e.matches.push_back({rec.job_id, score});
@@ -150,6 +152,7 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
   e.method = DurationEstimate::Method::kHistory;
   e.duration_s = mean;
   if (util_w > 0) e.sm_util = util / util_w;
+  if (mem_n > 0) e.mem_util = mem / mem_n;
   return e;
 }
 

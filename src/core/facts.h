@@ -72,6 +72,9 @@ struct DurationEstimate {
   Method method = Method::kFallback;
   std::optional<double> duration_s;
   std::optional<double> sm_util;  // [0, 1]
+  // GPU memory use [0, 1]: the mean over the matches that recorded it, so a
+  // scheduler packing jobs needs no second read of the history.
+  std::optional<double> mem_util;
   std::optional<double> spread;   // relative spread of matched durations
   struct Match {
     std::string job_id;

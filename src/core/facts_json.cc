@@ -88,6 +88,7 @@ Json ToJson(const DurationEstimate& e) {
                                                                 : "fallback"},
       {"duration_s", OptNumber(e.duration_s)},
       {"sm_util", OptNumber(e.sm_util)},
+      {"mem_util", OptNumber(e.mem_util)},
       {"spread", OptNumber(e.spread)},
       {"matches", matches}};
   if (!e.fallback_reason.empty()) j["fallback_reason"] = e.fallback_reason;

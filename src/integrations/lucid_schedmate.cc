@@ -66,11 +66,7 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
     HistoryFacts f;
     f.duration_s = *est.duration_s;
     f.profile.sm_util = est.sm_util.value_or(0.5);
-    double mem = 0;
-    int n = 0;
-    for (const auto& match : est.matches)
-      if (auto r = store_.Get(match.job_id); r.ok() && *r && (*r)->mem_util) mem += *(*r)->mem_util, ++n;
-    f.profile.gmem_mib = n ? mem / n * kGpuMemoryMib : kGpuMemoryMib;
+    f.profile.gmem_mib = est.mem_util.value_or(1.0) * kGpuMemoryMib;
     f.profile.avg_pair_speed = AveragePairSpeed(f.profile.sm_util);
     facts = f;
   }
