@@ -21,6 +21,7 @@ declare -A allowed=(
   [integrations]="core sim policies solver advisor tracker failure history text llm repo world loggen traces"
   [world]="core traces text repo loggen"
   [loggen]="core"
+  [experiments]="core sim policies solver plot traces text llm repo history advisor tracker failure world loggen integrations"
   [cli]="*"
   [service]="*"
   [agent]="*"

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/experiment.h"
-#include "cli/lucid_experiment.h"
+#include "experiments/experiment.h"
+#include "experiments/lucid_experiment.h"
 #include "cli/progress.h"
 
 namespace schedmate {
@@ -38,6 +38,7 @@ void RunLucidDemo(const DemoArgs& a) {
   std::printf("\nLucid vs Lucid + schedmate (Lucid's profiler: 2 more nodes, 200 s for <= 8 GPUs):\n");
   auto r = RunLucidComparison(lc);
   if (!r.ok()) CommandFailed(r.status());
+  if (!r->catalog_notice.empty()) std::fprintf(stderr, "%s\n", r->catalog_notice.c_str());
   std::printf("%s", FormatLucidTable(*r).c_str());
   std::ofstream(a.out_dir + "/lucid_summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
   std::printf("wrote %s/lucid_summary.json; more: schedmate lucid --help, configs/lucid/*.json.\n"

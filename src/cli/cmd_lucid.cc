@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "sim/outputs.h"
-#include "cli/lucid_experiment.h"
+#include "experiments/lucid_experiment.h"
 #include "core/data_paths.h"
 #include "core/json.h"
 #include "core/str_format.h"
@@ -98,6 +98,7 @@ void RunLucid(const LucidArgs& a) {
   auto r = RunLucidComparison(c, [&](const std::string& label, const SimProgress& p) { progress.Update(label, p); });
   progress.Finish();
   if (!r.ok()) CommandFailed(r.status());
+  if (!r->catalog_notice.empty()) std::fprintf(stderr, "%s\n", r->catalog_notice.c_str());
   if (!a.out.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(a.out, ec);

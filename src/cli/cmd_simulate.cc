@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/experiment.h"
+#include "experiments/experiment.h"
 #include "cli/progress.h"
 #include "core/data_paths.h"
 #include "sim/outputs.h"

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/world_trace.h"
+#include "cli/world_trace_options.h"
 #include "core/json.h"
 #include "world/job_artifacts.h"
 #include "world/repo_generator.h"
@@ -37,7 +37,7 @@ struct WorldArgs {
 
 void Catalog(const WorldArgs& a) {
   std::string source;
-  WorkloadCatalog c = LoadWorkloadCatalog(a.shared, &source);
+  WorkloadCatalog c = LoadCatalogForCommand(a.shared, &source);
   if (a.json) {
     Json families = Json::array();
     for (const auto& [name, e] : c.entries())
@@ -95,7 +95,7 @@ void Materialize(const WorldArgs& a) {
 }
 
 MappedTrace MapOrFail(const WorldTraceArgs& w) {
-  WorkloadCatalog catalog = LoadWorkloadCatalog(w.shared);
+  WorkloadCatalog catalog = LoadCatalogForCommand(w.shared);
   auto m = LoadAndMap(w, catalog);
   if (!m.ok()) CommandFailed(m.status());
   return std::move(m).value();

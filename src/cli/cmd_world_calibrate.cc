@@ -20,7 +20,7 @@
 
 #include "advisor/advisor.h"
 #include "cli/commands.h"
-#include "cli/world_trace.h"
+#include "cli/world_trace_options.h"
 #include "core/facts_json.h"
 #include <nlohmann/json.hpp>
 
@@ -205,7 +205,7 @@ class Calibration {
 };
 
 void Calibrate(const CalibrateArgs& a) {
-  WorkloadCatalog catalog = LoadWorkloadCatalog(a.world.shared);
+  WorkloadCatalog catalog = LoadCatalogForCommand(a.world.shared);
   auto m = LoadAndMap(a.world, catalog);
   if (!m.ok()) CommandFailed(m.status());
   Calibration(a, std::move(m).value()).Run();

@@ -1,4 +1,4 @@
-#include "cli/lucid_experiment.h"
+#include "experiments/lucid_experiment.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 #include "core/random.h"
 #include "core/str_format.h"
 #include "core/time_format.h"
-#include "cli/world_trace.h"
+#include "experiments/world_setup.h"
 #include "history/sqlite_store.h"
 #include "integrations/world_workload_model.h"
 #include "sim/metrics.h"
@@ -247,6 +247,7 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
   Sized sized = SizeCluster(c, trace, reserve);
   LucidComparison out;
   WorkloadCatalog catalog = LoadWorkloadCatalog(c.shared, &out.catalog_source);
+  out.catalog_notice = CatalogNotice(catalog, out.catalog_source);
   WorldMap world = MapTrace(trace, catalog, c.mapping);
   WorldWorkloadModel model(world, catalog, c.warmup);
   out.trace = shared_trace;

@@ -1,4 +1,4 @@
-#include "cli/experiment.h"
+#include "experiments/experiment.h"
 
 #include <chrono>
 #include <cstdio>

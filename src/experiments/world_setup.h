@@ -1,10 +1,10 @@
-// The trace a `schedmate world …` command maps, and the mapping's
-// parameters as command-line options (shared by map, materialize and
-// calibrate, so the three see the same world for the same flags).
-#ifndef SCHEDMATE_CLI_WORLD_TRACE_H_
-#define SCHEDMATE_CLI_WORLD_TRACE_H_
+// The trace an experiment maps into the semantic world, and the workload
+// catalog it maps onto (shared by `schedmate world map`, `materialize`,
+// `calibrate` and the Lucid experiments, so they see the same world for the
+// same settings).
+#ifndef SCHEDMATE_EXPERIMENTS_WORLD_SETUP_H_
+#define SCHEDMATE_EXPERIMENTS_WORLD_SETUP_H_
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -25,12 +25,12 @@ struct WorldTraceArgs {
 };
 
 // The workload catalog from the shared data (--shared, $SCHEDMATE_SHARED, the
-// shared/ beside the source tree, ../shared), or the FLOPs model with a loud
-// notice on stderr: numbers never change silently with the directory a
-// command runs in. `source` (optional) says which.
+// shared/ beside the source tree, ../shared), or the FLOPs model. `source`
+// (optional) says which; a command prints CatalogNotice so that numbers never
+// change silently with the directory it runs in.
 WorkloadCatalog LoadWorkloadCatalog(const std::string& shared_flag, std::string* source = nullptr);
-
-void AddWorldTraceOptions(CLI::App* cmd, WorldTraceArgs* a);
+// "" when the catalog holds measurements, else the notice a command prints.
+std::string CatalogNotice(const WorkloadCatalog& catalog, const std::string& source);
 
 struct MappedTrace {
   Trace trace;
@@ -47,4 +47,4 @@ std::string DescribeMapping(const MappedTrace& m);
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_CLI_WORLD_TRACE_H_
+#endif  // SCHEDMATE_EXPERIMENTS_WORLD_SETUP_H_

@@ -4,8 +4,8 @@
 // offered load plus Lucid's profiling cluster, and both policies replayed
 // in one run — each schedmate variant (the ablations) beside the same Lucid
 // baseline. A config file holds everything; flags override it.
-#ifndef SCHEDMATE_CLI_LUCID_EXPERIMENT_H_
-#define SCHEDMATE_CLI_LUCID_EXPERIMENT_H_
+#ifndef SCHEDMATE_EXPERIMENTS_LUCID_EXPERIMENT_H_
+#define SCHEDMATE_EXPERIMENTS_LUCID_EXPERIMENT_H_
 
 #include <cstdint>
 #include <functional>
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/experiment.h"
+#include "experiments/experiment.h"
 #include "core/json.h"
 #include "integrations/lucid_schedmate.h"
 #include "policies/lucid/lucid.h"
@@ -66,6 +66,7 @@ struct LucidRunResult {
 struct LucidComparison {
   std::string setting;       // trace, window, cluster, load — printed beside every number
   std::string catalog_source;  // where the workload catalog came from (measurements or the FLOPs model)
+  std::string catalog_notice;  // "" with measurements, else the notice a command prints (world_setup.h)
   double offered_load = 0;
   int64_t jobs = 0;
   int32_t main_gpus = 0;
@@ -82,4 +83,4 @@ Json LucidComparisonToJson(const LucidComparison& c);
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_CLI_LUCID_EXPERIMENT_H_
+#endif  // SCHEDMATE_EXPERIMENTS_LUCID_EXPERIMENT_H_

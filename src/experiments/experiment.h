@@ -1,8 +1,8 @@
 // An experiment = a trace + a cluster + policies to replay it under. It can
 // be written to and read from one JSON file, so any run is reproducible from
 // its config alone (`schedmate simulate --config FILE`).
-#ifndef SCHEDMATE_CLI_EXPERIMENT_H_
-#define SCHEDMATE_CLI_EXPERIMENT_H_
+#ifndef SCHEDMATE_EXPERIMENTS_EXPERIMENT_H_
+#define SCHEDMATE_EXPERIMENTS_EXPERIMENT_H_
 
 #include <cstdint>
 #include <functional>
@@ -77,4 +77,4 @@ Status WriteRunFiles(const std::vector<PolicyRun>& runs, const std::string& dir)
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_CLI_EXPERIMENT_H_
+#endif  // SCHEDMATE_EXPERIMENTS_EXPERIMENT_H_
