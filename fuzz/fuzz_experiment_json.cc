@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/experiment.h"
-#include "cli/lucid_experiment.h"
+#include "experiments/experiment.h"
+#include "experiments/lucid_experiment.h"
 #include "core/json.h"
 #include "policies/registry.h"
 
