@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/advisor.h"
+#include "advisor/advisor_history.h"
 #include "advisor/llm_extractor.h"
 #include "advisor/metadata_extractor.h"
 #include "cli/llm_options.h"
@@ -65,14 +66,12 @@ DurationEstimate EstimateDuration(const AdviseArgs& a, const WorkloadMetadata& m
   }
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
-  VectorIndexOptions vo;
-  vo.dimension = kFingerprintDimension;
-  auto index = VectorIndex::Rebuild(**store, vo);
-  if (!index.ok()) CommandFailed(index.status());
+  auto history = AdvisorHistory::Open(**store);
+  if (!history.ok()) CommandFailed(history.status());
   EstimateOptions eo;
   eo.k = a.k;
   eo.min_score = a.min_score;
-  return EstimateFromHistory(md, *index, **store, a.as_of > 0 ? a.as_of : Now(), eo);
+  return history->Estimate(md, a.as_of > 0 ? a.as_of : Now(), eo);
 }
 
 void Advise(const AdviseArgs& a) {
@@ -157,13 +156,12 @@ void HistoryAdd(const HistoryArgs& a) {
   if (a.sm_util >= 0) r.sm_util = a.sm_util;
   r.gpu_type = a.gpu_type;
   r.num_gpus = md->hardware.num_gpus.value_or(0);
-  r.metadata_json = DumpJson(ToJson(*md));
-  r.fingerprint = Fingerprint(*md);
   if (auto tree = FileTreeTool(**snap); tree.ok())
     if (auto h = SnapshotHash(**snap, *tree); h.ok()) r.snapshot_hash = *h;
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
-  Status s = (*store)->Put(r);
+  AdvisorHistory history(**store);  // the next advise indexes the store afresh
+  Status s = history.Record(r, *md);
   if (!s.ok()) CommandFailed(s);
   std::printf("added %s to %s (%s, %lld s, %s)\n", r.job_id.c_str(), (*store)->Describe().c_str(),
               md->model_name.value_or("model unknown").c_str(), (long long)r.duration_s, a.end_reason.c_str());

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "advisor/advisor.h"
+#include "advisor/advisor_history.h"
 #include "advisor/metadata_extractor.h"
 #include "cli/commands.h"
 #include "cli/eval_advisor_real.h"
@@ -46,9 +47,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
   std::filesystem::remove(db);
   auto store = OpenSqliteHistory(db);
   if (!store.ok()) CommandFailed(store.status());
-  VectorIndexOptions vo;
-  vo.dimension = kFingerprintDimension;
-  VectorIndex index(vo);
+  AdvisorHistory history(**store);
   FieldTally fields;
   std::vector<double> history_durations, latency_ms;
   struct Query {
@@ -82,13 +81,10 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
     r.completed_at_s = 1000 + p;
     r.end_reason = EndReason::kCompleted;
     r.sm_util = std::clamp(w.sm_util + 0.03 * rng.Normal(), 0.0, 1.0);
-    r.metadata_json = DumpJson(ToJson(*md));
-    r.fingerprint = Fingerprint(*md);
     history_durations.push_back(static_cast<double>(r.duration_s));
     truth_of[r.job_id] = w;
     rendering_of[r.job_id] = CanonicalRendering(*md);
-    if (Status s = (*store)->Put(r); !s.ok()) CommandFailed(s);
-    if (Status s = index.Add(r.job_id, r.fingerprint, r.completed_at_s); !s.ok()) CommandFailed(s);
+    if (Status s = history.Record(r, *md); !s.ok()) CommandFailed(s);
     queries.push_back({"renamed copy", w, GenerateRepo(w, style, rng.NextU64()), r.job_id, SampleDurationS(w, rng)});
     WorkloadTruth other = SwapModel(w, rng);
     queries.push_back({"other model", other, GenerateRepo(other, style, layout), r.job_id, SampleDurationS(other, rng)});
@@ -110,7 +106,7 @@ void EvalAdvisor(const EvalAdvisorArgs& a) {
       fields.Score(*md, q.truth);
       EstimateOptions eo;
       eo.min_score = a.min_score;
-      e = EstimateFromHistory(*md, index, **store, 1 << 30, eo);
+      e = history.Estimate(*md, 1 << 30, eo);
     } else {
       ++extraction_failures;
     }

@@ -14,11 +14,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 #include <unistd.h>
 
 #include "advisor/advisor.h"
+#include "advisor/advisor_history.h"
 #include "cli/commands.h"
 #include "cli/world_trace_options.h"
 #include "core/facts_json.h"
@@ -92,12 +94,11 @@ class Calibration {
     auto s = OpenSqliteHistory(db_);
     if (!s.ok()) CommandFailed(s.status());
     store_ = std::move(s).value();
-    VectorIndexOptions vo;
-    vo.dimension = kFingerprintDimension;
-    index_ = VectorIndex(vo);
+    history_.emplace(*store_);
   }
 
   void CloseStore() {
+    history_.reset();
     store_.reset();
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_ + suffix);
   }
@@ -120,8 +121,7 @@ class Calibration {
     r.sm_util = mj.truth.sm_util;
     r.metadata_json = e.json;
     r.fingerprint = e.fingerprint;
-    if (Status s = store_->Put(r); !s.ok()) CommandFailed(s);
-    if (Status s = index_.Add(r.job_id, r.fingerprint, r.completed_at_s); !s.ok()) CommandFailed(s);
+    if (Status s = history_->Record(r); !s.ok()) CommandFailed(s);
   }
 
   static std::string OwnerKey(const JobSpec& j) { return (j.user.empty() ? j.vc : j.user) + "/" + std::to_string(j.gpus); }
@@ -146,7 +146,7 @@ class Calibration {
       return;
     }
     auto t0 = std::chrono::steady_clock::now();
-    DurationEstimate est = EstimateFromHistory(e.md, index_, *store_, j.submit_s);
+    DurationEstimate est = history_->Estimate(e.md, j.submit_s);
     estimate_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (est.method != DurationEstimate::Method::kHistory || !est.duration_s) {
       if (baseline) combined_.Add(*baseline, truth);
@@ -198,7 +198,7 @@ class Calibration {
   std::unordered_map<std::string, std::vector<double>> owner_history_;
   std::string db_;
   std::unique_ptr<HistoryStore> store_;
-  VectorIndex index_;
+  std::optional<AdvisorHistory> history_;
   ErrorDist advisor_, advisor_completed_, combined_, baseline_;
   int64_t queries_ = 0, hits_ = 0, extraction_failures_ = 0;
   double seconds_ = 0, estimate_ms_ = 0;

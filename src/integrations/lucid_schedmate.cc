@@ -30,9 +30,8 @@ double SoloWorkSinceStart(const SimJob& j, int64_t at) {
 LucidSchedmate::LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
                                LucidSchedmateOptions options)
     : world_(world), model_(model), store_(store, 1 << 20), o_(options),
-      index_([&] {
-        VectorIndexOptions vo;
-        vo.dimension = kFingerprintDimension;
+      history_(store_, [&] {
+        VectorIndexOptions vo = AdvisorHistory::DefaultIndexOptions();
         vo.hnsw_threshold = options.hnsw_threshold;
         vo.ef_construction = options.hnsw_ef_construction;
         vo.ef_search = options.hnsw_ef_search;
@@ -60,7 +59,7 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
     stats_.advisor_ms += MsSince(t0);
     return std::nullopt;
   }
-  DurationEstimate est = EstimateFromHistory(e.md, index_, store_, now);
+  DurationEstimate est = history_.Estimate(e.md, now);
   std::optional<HistoryFacts> facts;
   if (est.method == DurationEstimate::Method::kHistory && est.duration_s) {
     HistoryFacts f;
@@ -138,11 +137,10 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   r.mem_util = steady.gmem_mib / kGpuMemoryMib;
   r.metadata_json = e.json;
   r.fingerprint = e.fingerprint;
-  if (Status s = store_.Put(r); !s.ok()) {
+  if (Status s = history_.Record(r); !s.ok()) {
     store_error_ = s;  // the run continues without write-back; the caller reports it
     return;
   }
-  if (Status s = index_.Add(r.job_id, r.fingerprint, r.completed_at_s); !s.ok()) store_error_ = s;
   ++stats_.written_back;
   stats_.write_back_ms += MsSince(t0);
 }

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "core/facts.h"
+#include "advisor/advisor_history.h"
 #include "history/cached_store.h"
 #include "history/store.h"
 #include "history/vector_index.h"
@@ -83,7 +84,7 @@ class LucidSchedmate final : public LucidSemanticHooks {
   const WorldWorkloadModel& model_;
   CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
-  VectorIndex index_;
+  AdvisorHistory history_;  // over store_
   WorldMetadataCache metadata_;
   std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
   LucidSchedmateStats stats_;

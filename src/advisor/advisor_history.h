@@ -1,0 +1,45 @@
+// The Advisor's one entry point to history: a store and its fingerprint
+// index, read and written together — "estimate at submit, record at end".
+// Every caller (advise, the Advisor evaluation, world calibration, the Lucid
+// loop) goes through it, so a record is always indexed as it is stored and an
+// estimate always sees exactly what was recorded before its submit time.
+#ifndef SCHEDMATE_ADVISOR_ADVISOR_HISTORY_H_
+#define SCHEDMATE_ADVISOR_ADVISOR_HISTORY_H_
+
+#include <cstdint>
+
+#include "advisor/advisor.h"
+#include "core/facts.h"
+#include "history/store.h"
+#include "history/vector_index.h"
+
+namespace schedmate {
+
+class AdvisorHistory {
+ public:
+  // Over `store` (not owned; it must outlive this); the index starts empty.
+  explicit AdvisorHistory(HistoryStore& store, VectorIndexOptions index = DefaultIndexOptions());
+  // Over an existing store: its records are indexed first.
+  static Result<AdvisorHistory> Open(HistoryStore& store, VectorIndexOptions index = DefaultIndexOptions());
+  static VectorIndexOptions DefaultIndexOptions();
+
+  // How long similar jobs that ended before `as_of_s` ran.
+  DurationEstimate Estimate(const WorkloadMetadata& md, int64_t as_of_s, const EstimateOptions& options = {}) const;
+
+  // Stores an ended job with its metadata (as JSON and as a fingerprint,
+  // unless the record already carries them) and indexes it.
+  Status Record(HistoryRecord record, const WorkloadMetadata& md);
+  // Stores and indexes a record that already carries metadata_json and fingerprint.
+  Status Record(const HistoryRecord& record);
+
+  HistoryStore& store() const { return *store_; }
+  const VectorIndex& index() const { return index_; }
+
+ private:
+  HistoryStore* store_;
+  VectorIndex index_;
+};
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_ADVISOR_ADVISOR_HISTORY_H_
