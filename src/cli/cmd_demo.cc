@@ -12,6 +12,7 @@
 #include "experiments/experiment.h"
 #include "experiments/lucid_experiment.h"
 #include "cli/progress.h"
+#include "core/str_format.h"
 
 namespace schedmate {
 namespace {
@@ -72,7 +73,10 @@ void Run(const DemoArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
   Status s = WriteRunFiles(*runs, a.out_dir);
-  if (s.ok()) s = WritePlots(*runs, a.out_dir);
+  if (s.ok())
+    s = WritePlots(*runs, a.out_dir,
+                   StrFormat("synthetic '%s', %d jobs, %d nodes x 8 GPUs, offered load %.2f, seed %lld", a.profile.c_str(),
+                             a.jobs, a.nodes, a.load, static_cast<long long>(a.seed)));
   if (!s.ok()) CommandFailed(s);
   std::ofstream cfg(a.out_dir + "/experiment.json");
   cfg << DumpJson(ExperimentToJson(c), 2) << "\n";

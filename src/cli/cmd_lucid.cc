@@ -106,7 +106,7 @@ void RunLucid(const LucidArgs& a) {
     for (const auto& run : r->runs) runs.push_back(run.run);
     std::ofstream(a.out + "/summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
     std::ofstream(a.out + "/table.txt") << FormatLucidTable(*r);
-    Status s = WritePlots(runs, a.out);
+    Status s = WritePlots(runs, a.out, r->setting);
     for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = WriteJobsCsvFile(runs[i].result, a.out + "/" + FileLabel(runs[i].summary.policy) + "_jobs.csv");
     if (!s.ok()) CommandFailed(s);
   }

@@ -124,7 +124,11 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
     std::filesystem::create_directories(a.out_dir, ec);
     SaveConfig(*config, (std::filesystem::path(a.out_dir) / "experiment.json").string());
     Status s = WriteRunFiles(*runs, a.out_dir);
-    if (s.ok()) s = WritePlots(*runs, a.out_dir);
+    std::string source = config->synth_profile.empty() ? std::filesystem::path(config->trace_path).filename().string()
+                                                      : "synthetic '" + config->synth_profile + "'";
+    std::string setting = source + ", " + std::to_string(prepared->trace.jobs.size()) + " jobs, " +
+                          std::to_string(prepared->cluster.TotalGpus()) + " GPUs";
+    if (s.ok()) s = WritePlots(*runs, a.out_dir, setting);
     if (!s.ok()) CommandFailed(s);
   }
   if (a.json) {

@@ -360,9 +360,10 @@ std::string FormatComparisonTable(const std::vector<PolicyRun>& runs) {
   return out;
 }
 
-Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir) {
-  LineChart cdf{"JCT CDF", "job completion time (s, log scale)", "fraction of jobs", true, {}};
-  LineChart queue{"Pending jobs over time", "time (h)", "pending jobs", false, {}};
+Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir, const std::string& setting) {
+  LineChart cdf{"JCT CDF", setting, "job completion time (s, log scale)", "fraction of jobs", true, {}};
+  LineChart queue{"Pending jobs over time", setting, "time (h)", "pending jobs", false, {}};
+  LineChart util{"GPU utilisation over time", setting, "time (h)", "busy GPUs / all GPUs", false, {}};
   for (const auto& r : runs) {
     std::vector<double> jct;
     for (const SimJob& j : r.result.jobs)
@@ -376,8 +377,16 @@ Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir) {
       s.y.push_back(ts[i].pending_jobs);
     }
     queue.series.push_back(std::move(s));
+    Series u{r.summary.policy, {}, {}};
+    double gpus = static_cast<double>(std::max<int64_t>(1, r.result.total_gpus));
+    for (size_t i = 0; i < ts.size(); i += step) {
+      u.x.push_back(static_cast<double>(ts[i].t) / 3600.0);
+      u.y.push_back(ts[i].busy_gpus / gpus);
+    }
+    util.series.push_back(std::move(u));
   }
   RETURN_IF_ERROR(WriteSvgFile(cdf, dir + "/jct_cdf.svg"));
+  RETURN_IF_ERROR(WriteSvgFile(util, dir + "/gpu_utilization.svg"));
   return WriteSvgFile(queue, dir + "/queue_length.svg");
 }
 

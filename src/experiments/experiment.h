@@ -71,7 +71,9 @@ Result<std::vector<PolicyRun>> RunPolicies(const Prepared& p,
 std::string FormatComparisonTable(const std::vector<PolicyRun>& runs);
 
 // jct_cdf.svg and queue_length.svg in `dir`.
-Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir);
+// jct_cdf.svg, queue_length.svg and gpu_utilization.svg; `setting` (trace,
+// cluster, load) is each plot's subtitle.
+Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir, const std::string& setting = "");
 // Per policy: <policy>_jobs.csv, <policy>_timeseries.csv; and summary.json.
 Status WriteRunFiles(const std::vector<PolicyRun>& runs, const std::string& dir);
 

@@ -29,10 +29,24 @@ std::string Escape(const std::string& s) {
 std::string Num(double v) {
   char buf[32];
   double a = std::fabs(v);
-  if (a >= 1e5 || (a > 0 && a < 1e-2)) std::snprintf(buf, sizeof(buf), "%.0e", v);
+  if (a > 0 && a < 1e-2) std::snprintf(buf, sizeof(buf), "%.0e", v);
   else std::snprintf(buf, sizeof(buf), "%.10g", std::round(v * 1000) / 1000);
   return buf;
 }
+
+// A tick label people read: 100k, 2.5M rather than 1e+05 (coordinates use Num).
+std::string TickLabel(double v) {
+  double a = std::fabs(v);
+  char buf[32];
+  if (a >= 1e9) std::snprintf(buf, sizeof(buf), "%gG", v / 1e9);
+  else if (a >= 1e6) std::snprintf(buf, sizeof(buf), "%gM", v / 1e6);
+  else if (a >= 1e4) std::snprintf(buf, sizeof(buf), "%gk", v / 1e3);
+  else return Num(v);
+  return buf;
+}
+
+// Series are told apart by dash as well as colour: overlapping curves stay visible.
+const char* const kDashes[] = {"", "6,3", "2,2", "8,3,2,3", "1,3", "10,4", "4,4", "3,6"};
 
 struct Axis {
   double lo, hi;
@@ -113,6 +127,9 @@ std::string RenderSvg(const LineChart& c) {
   out += buf;
   out += "<text x=\"" + Num(kW / 2) + "\" y=\"22\" text-anchor=\"middle\" "
          "font-size=\"15\">" + Escape(c.title) + "</text>\n";
+  if (!c.subtitle.empty())
+    out += "<text x=\"" + Num(kW / 2) + "\" y=\"38\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555\">" +
+           Escape(c.subtitle.substr(0, 160)) + "</text>\n";
   // Grid line plus label at each tick of both axes.
   auto grid = [&](double lx1, double ly1, double lx2, double ly2, double tx,
                   double ty, const char* anchor, double label) {
@@ -121,7 +138,7 @@ std::string RenderSvg(const LineChart& c) {
                   "stroke=\"#ddd\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
                   "text-anchor=\"%s\">",
                   lx1, ly1, lx2, ly2, tx, ty, anchor);
-    out += buf + Num(label) + "</text>\n";
+    out += buf + TickLabel(label) + "</text>\n";
   };
   for (double v : Ticks(xa)) {
     double gx = xa.Map(v, x0, x1);
@@ -139,8 +156,10 @@ std::string RenderSvg(const LineChart& c) {
   for (size_t k = 0; k < c.series.size(); ++k) {
     const Series& s = c.series[k];
     const char* color = kColors[k % 8];
+    const char* dash = kDashes[k % 8];
     out += "<polyline fill=\"none\" stroke-width=\"1.6\" stroke=\"";
     out += color;
+    if (*dash) out += std::string("\" stroke-dasharray=\"") + dash;
     out += "\" points=\"";
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       if (c.log_x && s.x[i] <= 0) continue;
@@ -152,8 +171,8 @@ std::string RenderSvg(const LineChart& c) {
     double ly = kTop + 10 + 18 * k;
     std::snprintf(buf, sizeof(buf),
                   "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" "
-                  "stroke=\"%s\" stroke-width=\"3\"/>",
-                  x1 + 12, ly, x1 + 32, ly, color);
+                  "stroke=\"%s\" stroke-width=\"3\" stroke-dasharray=\"%s\"/>",
+                  x1 + 12, ly, x1 + 32, ly, color, dash);
     out += buf;
     out += "<text x=\"" + Num(x1 + 38) + "\" y=\"" + Num(ly + 4) + "\">" +
            Escape(s.name) + "</text>\n";

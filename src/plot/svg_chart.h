@@ -17,6 +17,7 @@ struct Series {
 
 struct LineChart {
   std::string title;
+  std::string subtitle;  // the setting (trace, cluster, load): a plot read alone says what it shows
   std::string x_label, y_label;
   bool log_x = false;
   std::vector<Series> series;
