@@ -46,12 +46,17 @@ size_t MatchYmd(std::string_view s, size_t i, int64_t* days) {
   return 10;
 }
 
-// "MM/DD" without a year (detectron2, PaddleDetection): ordered within a year.
+// "MM/DD" without a year (detectron2, PaddleDetection): ordered within a
+// year; "MM/DD/YYYY" (Python logging's "%m/%d/%Y", the HF examples' format).
 size_t MatchMd(std::string_view s, size_t i, int64_t* days) {
   if (CountDigits(s, i) != 2 || i + 5 > s.size() || s[i + 2] != '/') return 0;
   if (CountDigits(s, i + 3) != 2) return 0;
   int m = ParseInt(s, i, 2), d = ParseInt(s, i + 3, 2);
   if (m < 1 || m > 12 || d < 1 || d > 31) return 0;
+  if (i + 10 <= s.size() && s[i + 5] == '/' && CountDigits(s, i + 6) == 4) {
+    *days = DaysFromCivil(ParseInt(s, i + 6, 4), m, d);
+    return 10;
+  }
   *days = m * 31 + d;
   return 5;
 }
@@ -75,6 +80,24 @@ size_t MatchClock(std::string_view s, size_t i, double* seconds, double* resolut
     }
   }
   return n;
+}
+
+// glog's thread id and source after its stamp (" 140115512289024
+// logging_writer.py:35]") belong to the prefix, not the record: returns
+// where the record starts.
+size_t MatchGlogSource(std::string_view s, size_t i) {
+  size_t k = i;
+  while (k < s.size() && s[k] == ' ') ++k;
+  size_t tid = CountDigits(s, k);
+  if (tid == 0 || k + tid >= s.size() || s[k + tid] != ' ') return i;
+  size_t end = s.find(']', k + tid + 1);
+  if (end == std::string_view::npos || end - k > 96) return i;
+  std::string_view source = s.substr(k + tid + 1, end - k - tid - 1);
+  size_t colon = source.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 == source.size() || source.find(' ') != std::string_view::npos ||
+      CountDigits(source, colon + 1) != source.size() - colon - 1)
+    return i;
+  return end + 1;
 }
 
 // A leading timestamp: after optional '>', '[', blanks and one "[tag]"
@@ -106,7 +129,7 @@ size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
       if (size_t clock = MatchClock(s, i + 6, &sec, &res); clock > 0) {
         out->timestamp_s = (m * 31 + d) * 86400.0 + sec;
         out->timestamp_resolution_s = res;
-        return i + 6 + clock;
+        return MatchGlogSource(s, i + 6 + clock);
       }
   }
   size_t date = MatchYmd(s, i, &days);
@@ -326,7 +349,11 @@ class Scanner {
       out_->fields.push_back(std::move(f));
       prev_end_ = j;
     }
-    // Words glued to digits ("default7", "s0") are skipped with their digits.
+    // A step noun glued to its number ("iteration1300", "iter50") keys it;
+    // other words glued to digits ("default7", "s0") are skipped with them.
+    bool spaced = i == 0 || s_[i - 1] == ' ' || s_[i - 1] == '\t';  // not a path's "/step1000/"
+    if (spaced && j < s_.size() && IsDigit(s_[j]) && (w == "iteration" || w == "iter" || w == "step"))
+      return Number(j, /*glued=*/true);
     while (j < s_.size() && (IsAlnum(s_[j]) || s_[j] == '_')) ++j;
     return j;
   }
@@ -346,13 +373,16 @@ class Scanner {
     return n == ',' || n == '}' || n == ')' || n == '|' || n == '\'' || n == '"' || n == ']';
   }
 
-  size_t Number(size_t start) {
-    if (!NumberBoundary(start)) return SkipToken(start);
+  size_t Number(size_t start, bool glued = false) {
+    if (!glued && !NumberBoundary(start)) return SkipToken(start);
     size_t i = start;
     bool negative = s_[i] == '-';
     if (negative) ++i;
     int64_t days;
-    if (MatchYmd(s_, i, &days) > 0) return SkipToken(i);
+    if (size_t date = MatchYmd(s_, i, &days); date > 0) {
+      StampColumn(start, i + date, days);
+      return SkipToken(i);
+    }
     size_t int_digits = CountDigits(s_, i);
     std::string digits(s_.substr(i, int_digits));
     i += int_digits;
@@ -393,9 +423,27 @@ class Scanner {
     i = Counter(i, integer, &f);
     i = Unit(i, &f);
     if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
+    // "10233 s elapsed", "3.70 seconds elapsed": a clock named after its value.
+    if (f.key.empty() && !f.unit.empty() && s_.compare(i, 8, " elapsed") == 0) f.key = "elapsed";
+    if (f.unit == "it" && s_.compare(i, 2, " [") == 0) f.follows_bar = true;  // tqdm without a total: "1086it [01:06"
+    f.bracketed = !f.total && start > 0 && s_[start - 1] == '[' && i < s_.size() && s_[i] == ']';
     out_->fields.push_back(std::move(f));
     prev_end_ = i;
     return i;
+  }
+
+  // A date and clock under a stamp's name ("created_at: 2025-11-07
+  // 07:24:14.26", a CSV logger's column) stamps a record that has none.
+  void StampColumn(size_t start, size_t date_end, int64_t days) {
+    if (out_->timestamp_s || date_end >= s_.size() || (s_[date_end] != ' ' && s_[date_end] != 'T')) return;
+    ScannedField named;
+    ExtractKey(s_.substr(prev_end_, start - prev_end_), &named);
+    if (named.key != "created at" && named.key != "timestamp" && named.key != "time" && named.key != "datetime")
+      return;
+    double sec = 0, res = 1;
+    if (MatchClock(s_, date_end + 1, &sec, &res) == 0) return;
+    out_->timestamp_s = static_cast<double>(days) * 86400.0 + sec;
+    out_->timestamp_resolution_s = res;
   }
 
   // The text before a value ends a drawn bar: "██████| ", "━━━━ ", or an
@@ -440,7 +488,8 @@ class Scanner {
       k = w;
       while (k < s_.size() && IsUnitChar(s_[k]) && k - w < 24) ++k;
       std::string_view word = s_.substr(w, k - w);
-      bool ends = k >= s_.size() || !IsDigit(s_[k]);
+      // A word before '=' or ':' is the next field's key ("loss=0.21 step/sec=4.6").
+      bool ends = k >= s_.size() || (!IsDigit(s_[k]) && s_[k] != '=' && s_[k] != ':');
       if (ends && IsKnownSpacedUnit(word)) {
         if (f->unit.empty()) f->unit = std::string(word);
         return k;
@@ -461,6 +510,13 @@ bool IsLevelWord(std::string_view s, size_t i) {
   return false;
 }
 
+// A tqdm bar's closing rate ("… 3.26it/s", "… 25.72s/it"): whatever
+// follows it on the line ("[RANK 0] Evaluating model") is another record.
+bool EndsBar(std::string_view s) {
+  return s.size() > 4 && (s.substr(s.size() - 4) == "it/s" || s.substr(s.size() - 4) == "s/it") &&
+         IsDigit(s[s.size() - 5]);
+}
+
 }  // namespace
 
 ScannedLine ScanLine(std::string_view line) { return Scanner(line).Run(); }
@@ -472,7 +528,7 @@ std::vector<std::string_view> SplitGluedRecords(std::string_view line) {
     bool split = false;
     int64_t days;
     if (line[i] == '[' && line[i - 1] == ']' &&
-        (MatchYmd(line, i + 1, &days) > 0 || IsLevelWord(line, i + 1))) {
+        (MatchYmd(line, i + 1, &days) > 0 || IsLevelWord(line, i + 1) || EndsBar(line.substr(0, i - 1)))) {
       split = true;
     } else if (IsDigit(line[i]) && line[i - 1] != ' ' && line[i - 1] != '[' &&
                !IsDigit(line[i - 1]) && line[i - 1] != '-' && line[i - 1] != '/' &&

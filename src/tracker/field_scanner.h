@@ -29,7 +29,8 @@ struct ScannedField {
   std::optional<double> total;  // `a/b` counters: b
   std::string unit;        // as printed: "ms", "s/it", "toks/s/device", "%"
   bool parenthesised = false;   // "(0.9249)" right after another value
-  bool follows_bar = false;     // "…██████| 203/453": the bar's own counter
+  bool follows_bar = false;     // "…██████| 203/453", "1086it [01:06, …": the bar's own counter
+  bool bracketed = false;       // "[12000]": alone in brackets
 };
 
 struct ScannedLine {

@@ -55,11 +55,13 @@ int StepKeyRank(std::string_view k) {
   if (In(k, {"batch", "batch idx", "batch id"})) return 4;
   if (In(k, {"iters", "steps", "iterations"})) return 5;
   // "the current batch 2000", "global iter 15": a step noun qualified by
-  // position words (never by evaluation or size words).
+  // position words (never by evaluation or size words, nor a loss's:
+  // Lightning's "train/loss_step" is the loss at this step).
   std::string_view last = LastWord(k), first = FirstWord(k);
   bool qualifier_ok = !IsEvalPrefix(first) && k.find("size") == std::string_view::npos &&
                       k.find("per") == std::string_view::npos && k.find("num") == std::string_view::npos &&
-                      k.find("total") == std::string_view::npos && k.find("max") == std::string_view::npos;
+                      k.find("total") == std::string_view::npos && k.find("max") == std::string_view::npos &&
+                      k.find("loss") == std::string_view::npos;
   if (qualifier_ok && k.size() <= 24 && In(last, {"step", "iter", "iteration", "batch"})) return 6;
   return -1;
 }
@@ -76,7 +78,7 @@ bool IsTotalKey(std::string_view k) {
 
 // Seconds per step from a key such as "time" or "batch_cost".
 bool IsStepTimeKey(std::string_view k) {
-  return In(k, {"time", "iter time", "step time", "batch time", "time per step",
+  return In(k, {"time", "dt", "seconds", "iter time", "step time", "batch time", "time per step",
                 "time per iteration", "elapsed time per iteration", "time/step",
                 "time/iter", "batch cost", "avg batch cost", "iteration time",
                 "train time per step", "seconds per step", "time per iter",
@@ -84,10 +86,16 @@ bool IsStepTimeKey(std::string_view k) {
                 "sec/it", "time/batch", "iter time s"});
 }
 
+// A clock since the start of training ("Elapsed_time: 2585.5", "10233 s
+// elapsed"): differenced over the steps between records, like a stamp.
+bool IsClockKey(std::string_view k) {
+  return In(k, {"elapsed", "elapsed time", "time elapsed", "elapsed s", "elapsed sec", "elapsed secs"});
+}
+
 // Steps per second from a key (fairseq `ups`, TF `global_step/sec`).
 bool IsStepRateKey(std::string_view k) {
-  return In(k, {"ups", "global step/sec", "global step/s", "steps per second",
-                "steps/sec", "steps/s", "it/s", "iter/s", "train steps per second",
+  return In(k, {"ups", "global step/sec", "global step/s", "steps per second", "steps per sec", "steps/sec", "steps/s",
+                "step/sec", "it/s", "it/sec", "iter/s", "iter/sec", "train steps per second",
                 "iterations per second", "step/s", "batches per second"});
 }
 
@@ -211,33 +219,49 @@ std::string KeyOf(std::string_view raw) {
 // An integer small enough to be a step count (and to convert exactly).
 bool IsCount(const ScannedField& f) { return f.integer && f.value >= 0 && f.value < 1e15; }
 
+// A step key's value may be printed as a whole float ("global_step: 649.0"
+// from a CSV or pandas column).
+bool IsWholeCount(const ScannedField& f) {
+  return IsCount(f) || (f.value >= 0 && f.value < 1e15 && f.value == std::floor(f.value));
+}
+
 struct Builder {
   ProgressLine out;
   int step_rank = 100, loss_rank = 100, tp_rank = 100, time_rank = 100;
   int components = 0;  // component losses ("d loss", "value loss")
-  bool train_loss = false;  // a loss named the training one ("train loss")
+  bool train_loss = false;  // a loss named the training one ("train loss"), or a bare "loss"
   bool has_counter = false, evidence = false, deepspeed_timer = false;
   bool after_bare_counter = false;  // the previous field was a counter without a key
+  std::optional<double> clock_s;
+  double clock_resolution_s = 0;
+  std::optional<int64_t> bar_count;  // a bar's count without a total ("1086it [01:06")
+  // A bar described as the epoch ("Epoch: 100%|██| 5/5 [00:57<00:00, 11.43s/it]",
+  // the outer bar of nested tqdm): its counter and rate are per epoch.
+  bool epoch_bar = false;
 
   void Field(const ScannedField& f) {
     const std::string k = KeyOf(f.key);
     std::string unit = Lower(f.unit);
     bool nested = after_bare_counter;
     after_bare_counter = f.total && k.empty();
+    if (unit == "%" && IsEpochKey(k)) epoch_bar = true;
     if (f.total) return Counter(f, nested);
+    if (f.follows_bar && unit == "it" && IsCount(f)) bar_count = static_cast<int64_t>(f.value);
+    if (epoch_bar && (unit == "it/s" || unit == "s/it")) return;
     if (UnitRate(f, unit)) return;
     if (f.parenthesised) return;  // running averages such as "(0.9249)"
-    if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"})) evidence = true;
+    // A parameter group's learning rate ("lr_swin", "lr-AdamW", "lr_0") is one too.
+    if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"}) || FirstWord(k) == "lr") evidence = true;
     // A component loss ("Loss_D", "l_g_gan", "d loss") is training output even when it is not the loss.
     if (!IsEvalPrefix(FirstWord(k)) && (k.rfind("loss ", 0) == 0 || LastWord(k) == "loss" || k.find(" loss ") != std::string::npos))
       evidence = true;
     // A plural count ("iterations: 0") of zero is more often a tally of
     // skipped or failed ones than the step.
-    if (int r = StepKeyRank(k); r >= 0 && IsCount(f) && r + 10 < step_rank && !(r == 5 && f.value == 0)) {
+    if (int r = StepKeyRank(k); r >= 0 && IsWholeCount(f) && r + 10 < step_rank && !(r == 5 && f.value == 0)) {
       step_rank = r + 10;
       out.step = static_cast<int64_t>(f.value);
     }
-    if (IsEpochKey(k) && IsCount(f)) out.epoch_as_step = static_cast<int64_t>(f.value);
+    if (IsEpochKey(k) && IsCount(f) && unit != "%") out.epoch_as_step = static_cast<int64_t>(f.value);
     if (IsTotalKey(k) && IsCount(f) && f.value > 0 && !out.total_steps)
       out.total_steps = static_cast<int64_t>(f.value);
     int loss_key = LossKeyRank(k);
@@ -247,7 +271,7 @@ struct Builder {
     if (loss_key >= 0 && LastWord(k) != "loss" && !trained) loss_key = -1;
     if (int r = loss_key; r >= 0) {
       components += r == 2;
-      train_loss = train_loss || trained;
+      train_loss = train_loss || trained || k == "loss";  // "Loss: 0.4, Val Loss: 0.5"
       if (r < loss_rank) {
         loss_rank = r;
         out.loss = f.value;
@@ -258,6 +282,10 @@ struct Builder {
       if (scale > 0 && f.value > 0 && std::isfinite(f.value)) SetTime(f.value * scale, 1);
     }
     if (IsStepRateKey(k) && f.value > 0 && std::isfinite(f.value)) SetTime(1.0 / f.value, 2);
+    if (IsClockKey(k) && TimeUnitScale(unit) > 0 && f.value >= 0 && std::isfinite(f.value)) {
+      clock_s = f.value * TimeUnitScale(unit);
+      clock_resolution_s = f.integer ? 1 : 0;  // printed to its own precision
+    }
     if (std::string u = ThroughputUnitFromKey(k); !u.empty() && std::isfinite(f.value)) {
       if (k == "ips" && !f.unit.empty()) u = NormalizeThroughputUnit(f.unit);
       // A running average is second choice to the current value.
@@ -302,7 +330,7 @@ struct Builder {
     // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
     // The key may carry a logger prefix ("INFO train: [30/117]").
     std::string_view last = LastWord(k);
-    if (IsEpochKey(last)) return;
+    if (IsEpochKey(last) || (epoch_bar && f.follows_bar)) return;
     bool stepish = StepKeyRank(k) >= 0 ||
                    !In(last, {"rank", "ranks", "gpu", "gpus", "node", "nodes", "worker", "workers",
                               "device", "devices", "shard", "shards", "file", "files", "part",
@@ -379,6 +407,23 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   b.out.timestamp_resolution_s = scanned.timestamp_resolution_s;
   for (const auto& f : scanned.fields) b.Field(f);
   ProgressLine& out = b.out;
+  if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp
+    out.timestamp_s = b.clock_s;
+    out.timestamp_resolution_s = b.clock_resolution_s;
+  }
+  // No step key: a keyless "[N]" leading the record is its round
+  // ("[12000]\teval-logloss:0.91\ttrain-logloss:0.002"), once it climbs (ProgressScan).
+  if (!out.step && !b.has_counter && !scanned.fields.empty()) {
+    const ScannedField& first = scanned.fields[0];
+    if (first.bracketed && first.key.empty() && IsCount(first)) {
+      out.step = static_cast<int64_t>(first.value);
+      out.step_positional = true;
+    }
+  }
+  // A bar without a total that prints the loss counts the training loop's
+  // steps live; a step field beside it is a stale description ("step 1080
+  // …: 1086it") or another counter ("env_step=250000").
+  if (b.bar_count && out.loss && b.step_rank >= 0) out.step = b.bar_count;
   // Several component losses and no whole one: the run's loss is not printed.
   if (b.loss_rank == 2 && b.components >= 2) out.loss.reset();
   // DeepSpeed's timer prints "epoch/global_step, SamplesPerSec=…".
@@ -393,8 +438,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   }
   if (non_training && !out.loss) out.is_eval = true;  // not training progress either
   if (out.step || b.has_counter) out.epoch_as_step.reset();
-  if (!out.loss || !out.epoch_as_step) out.epoch_as_step.reset();
-  bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput;
+  bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput || b.clock_s;
   out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
   out.is_train_and_eval = out.is_eval && !non_training && b.train_loss && out.step && out.loss;
   out.layout = StableHash(LayoutSignature(scanned));

@@ -24,8 +24,11 @@ struct ProgressLine {
   std::optional<double> throughput;
   std::string throughput_unit;
   std::optional<double> loss;            // NaN when printed nan
-  std::optional<int64_t> epoch_as_step;  // integer epoch of an epoch-level record
-  std::optional<double> timestamp_s;
+  // The step is a keyless "[N]" leading the record (XGBoost, LightGBM
+  // rounds): a step only where it climbs from record to record.
+  bool step_positional = false;
+  std::optional<int64_t> epoch_as_step;  // integer epoch of an epoch-level record: tells records apart, never the step
+  std::optional<double> timestamp_s;  // the logger's stamp, or a printed clock since the start
   double timestamp_resolution_s = 1;
   bool is_eval = false;      // validation/test/inference, or other non-training output (downloads, loading)
   bool is_training = false;  // carries training progress

@@ -110,21 +110,33 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
   auto records = SplitGluedRecords(line);
   bool kept = false;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    bool candidate = true;
     if (filter) {
       LineScores scores = classifier_->Classify(*it, scratch_);
-      if (!LineClassifier::IsProgressCandidate(scores, options_.stage1_margin)) continue;
-      progress_like_ += scores.best == LineCategory::kProgress;
+      candidate = LineClassifier::IsProgressCandidate(scores, options_.stage1_margin);
+      progress_like_ += candidate && scores.best == LineCategory::kProgress;
     }
+    // Stage 1 judges a line alone: the head of a multi-line record is read
+    // for the stepless training line below it, and the line below a step
+    // record is kept to be read as its tail.
+    if (!candidate && !StepLessRecordBelow(index)) {
+      rejected_index_ = index;
+      rejected_.assign(it->data(), it->size());
+      continue;
+    }
+    ScannedLine scanned = ScanLine(*it);
+    ProgressLine p = InterpretScanned(scanned);
+    bool head = HeadsRecord(p, index);
+    if (!candidate && !head) continue;
     kept = true;
     if (static_cast<int>(context_.size()) < options_.context_lines)
       context_.emplace_back(index, std::string(*it).substr(0, 2000));
-    ScannedLine scanned = ScanLine(*it);
-    ProgressLine p = InterpretScanned(scanned);
     if (p.is_train_and_eval && train_and_eval_.size() < 64) {
       train_and_eval_.push_back({p, index, scanned});
       train_and_eval_.back().line.is_training = true;
     }
-    if (!p.is_training) continue;
+    if (!p.is_training && !head) continue;
+    if (p.step && rejected_index_ == index + 1) ReadTail();
     ++stats_.training_lines;
     if (first_step_ < 0 && p.step) first_step_ = static_cast<int>(entries_.size());
     entries_.push_back({std::move(p), index, std::move(scanned)});
@@ -139,11 +151,43 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
   }
 }
 
+void ProgressScan::ReadTail() {
+  int64_t index = rejected_index_;
+  rejected_index_ = -1;
+  ScannedLine scanned = ScanLine(rejected_);
+  ProgressLine p = InterpretScanned(scanned);
+  if (!p.is_training || p.step) return;
+  ++stats_.training_lines;
+  entries_.push_back({std::move(p), index, std::move(scanned)});
+}
+
+bool ProgressScan::HeadsRecord(const ProgressLine& p, int64_t index) const {
+  if (p.is_training || p.is_eval || !p.step || p.step_positional || p.Facts() != 1 + (p.total_steps ? 1 : 0))
+    return false;
+  return StepLessRecordBelow(index);
+}
+
+bool ProgressScan::StepLessRecordBelow(int64_t index) const {
+  return !entries_.empty() && !entries_.back().line.step && entries_.back().index - index <= 2;
+}
+
 int ProgressScan::Anchor() const {
   for (size_t i = 0; i < entries_.size(); ++i)
     if (entries_[i].line.step) return static_cast<int>(i);
-  for (size_t i = 0; i < entries_.size(); ++i)
-    if (entries_[i].line.epoch_as_step) return static_cast<int>(i);
+  // Epoch-level records only: those printed several times within their
+  // epoch ("Epoch 20 - Batch loss: …") are the per-batch ones, a later
+  // one-off line of that epoch its summary ("Epoch 20 - Average Train Loss").
+  int newest_epoch = -1;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const ProgressLine& p = entries_[i].line;
+    if (!p.epoch_as_step) continue;
+    if (newest_epoch < 0) newest_epoch = static_cast<int>(i);
+    if (p.epoch_as_step != entries_[newest_epoch].line.epoch_as_step) break;
+    for (size_t j = i + 1; j < entries_.size(); ++j)
+      if (entries_[j].line.layout == p.layout && entries_[j].line.epoch_as_step == p.epoch_as_step)
+        return static_cast<int>(i);
+  }
+  if (newest_epoch >= 0) return newest_epoch;
   return entries_.empty() ? -1 : 0;
 }
 
@@ -175,16 +219,44 @@ bool ProgressScan::TrainAndEvalIsProgress() const {
   return false;
 }
 
+bool ProgressScan::HasPositionalSteps() const {
+  return std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.line.step_positional; });
+}
+
+void ProgressScan::DropLonePositionalSteps() {
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry e = entries_[i];
+    if (e.line.step_positional) {
+      bool climbed = false;
+      for (size_t j = i + 1; j < entries_.size() && !climbed; ++j)
+        if (entries_[j].line.layout == e.line.layout && entries_[j].line.step)
+          climbed = *entries_[j].line.step < *e.line.step;
+      if (!climbed) {
+        e.line.step.reset();
+        e.line.step_positional = false;
+        if (e.line.Facts() == 0 && !e.line.epoch_as_step) continue;
+      }
+    }
+    kept.push_back(std::move(e));
+  }
+  entries_.swap(kept);
+  Reanchor();
+}
+
 ProgressReport ProgressScan::Finish() const {
   bool fallback = entries_.empty() && !train_and_eval_.empty();
-  if (rows_.empty() && !fallback) return FinishNow();
-  ProgressScan rest = *this;  // the oldest rows are still pending: read them on a copy
+  if (rows_.empty() && !fallback && !HasPositionalSteps()) return FinishNow();
+  // The oldest rows are still pending, or positional steps wait for their
+  // check: finish on a copy.
+  ProgressScan rest = *this;
   rest.FlushRows();
   if (rest.entries_.empty() && rest.TrainAndEvalIsProgress()) {
     // No plain training record: the evaluation records that print the training loss are the run's.
     rest.entries_.swap(rest.train_and_eval_);
     rest.Reanchor();
   }
+  rest.DropLonePositionalSteps();
   return rest.FinishNow();
 }
 
@@ -200,7 +272,9 @@ ProgressReport ProgressScan::FinishNow() const {
   const Entry& a = entries_[anchor];
   size_t end = RegionEnd(anchor);
   std::set<int64_t> used = {a.index};
-  r.step = StepOf(a.line);
+  // An epoch-level record (the epoch its only counter) anchors the region,
+  // but an epoch is not a step: the step is not printed.
+  r.step = a.line.step;
 
   // Each field from the anchor itself, else the newest line of the region.
   auto pick = [&](auto has) -> const Entry* {
@@ -215,11 +289,21 @@ ProgressReport ProgressScan::FinishNow() const {
       used.insert(e->index);
     }
   }
-  if (const Entry* e = pick([](const ProgressLine& p) { return p.loss.has_value(); })) {
-    r.loss = e->line.loss;
-    used.insert(e->index);
+  const Entry* loss_src = pick([](const ProgressLine& p) { return p.loss.has_value(); });
+  if (!loss_src) {
+    // A metrics logger that prints every few steps beside a per-step bar
+    // ("{'loss': …}" then tqdm refreshes): its newest record, within the
+    // samples read, holds the loss.
+    for (size_t i = end; i < entries_.size() && !loss_src; ++i)
+      if (entries_[i].line.layout != a.line.layout && entries_[i].line.loss) loss_src = &entries_[i];
+  }
+  if (loss_src) {
+    r.loss = loss_src->line.loss;
+    used.insert(loss_src->index);
   }
   const Entry* time_src = pick([](const ProgressLine& p) { return p.step_time_s.has_value(); });
+  // An epoch-level record's time is the epoch's: with no step, no step time.
+  if (!a.line.step && a.line.epoch_as_step) time_src = nullptr;
   if (time_src) {
     r.step_time_s = time_src->line.step_time_s;
     used.insert(time_src->index);
@@ -251,30 +335,11 @@ ProgressReport ProgressScan::FinishNow() const {
         time_src->line.layout, [](const ProgressLine& p) { return p.step_time_s; }));
   } else if (a.line.step) {
     // No printed step time: derive it from timestamps of the anchor's layout.
-    std::vector<std::pair<int64_t, const Entry*>> pts;
-    std::set<int64_t> seen;
-    for (const auto& e : entries_) {
-      if (e.line.layout != a.line.layout || !e.line.step || !e.line.timestamp_s) continue;
-      if (!seen.insert(*e.line.step).second) continue;
-      pts.push_back({*e.line.step, &e});
-      if (static_cast<int>(pts.size()) > options_.samples) break;
-    }
-    std::vector<double> per_step;
-    for (size_t i = 0; i + 1 < pts.size(); ++i) {
-      const ProgressLine& newer = pts[i].second->line;
-      const ProgressLine& older = pts[i + 1].second->line;
-      double dt = *newer.timestamp_s - *older.timestamp_s;
-      int64_t ds = pts[i].first - pts[i + 1].first;
-      if (ds <= 0 || dt <= 0) continue;
-      // Too coarse a clock for the interval: skip it (1 s stamps, 2 s apart).
-      if (dt < 20 * std::max(newer.timestamp_resolution_s, older.timestamp_resolution_s)) continue;
-      double v = dt / static_cast<double>(ds);
-      if (per_step.empty()) {
-        r.step_time_s = v;
-        used.insert(pts[i].second->index);
-        used.insert(pts[i + 1].second->index);
-      }
-      per_step.push_back(v);
+    std::vector<int64_t> lines;
+    std::vector<double> per_step = StampedStepTimes(a, &lines);
+    if (!per_step.empty()) {
+      r.step_time_s = per_step.front();
+      used.insert(lines.begin(), lines.end());
     }
     r.steady_step_time_s = RobustMean(per_step);
   }
@@ -291,6 +356,34 @@ ProgressReport ProgressScan::FinishNow() const {
   r.lines_used.assign(used.begin(), used.end());
   r.confidence = Confidence(r, anchor);
   return r;
+}
+
+std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {
+  std::vector<std::pair<int64_t, const Entry*>> pts;
+  std::set<int64_t> seen;
+  for (const auto& e : entries_) {
+    if (e.line.layout != a.line.layout || !e.line.step || !e.line.timestamp_s) continue;
+    if (!seen.insert(*e.line.step).second) continue;
+    pts.push_back({*e.line.step, &e});
+    if (static_cast<int>(pts.size()) > options_.samples) break;
+  }
+  std::vector<double> per_step;
+  // Too coarse a clock for an interval skips it (1 s stamps, 2 s apart),
+  // unless every interval is that coarse: then the newest still tells.
+  for (double ticks : {20.0, 2.0}) {
+    for (size_t i = 0; i + 1 < pts.size(); ++i) {
+      const ProgressLine& newer = pts[i].second->line;
+      const ProgressLine& older = pts[i + 1].second->line;
+      double dt = *newer.timestamp_s - *older.timestamp_s;
+      int64_t ds = pts[i].first - pts[i + 1].first;
+      if (ds <= 0 || dt <= 0) continue;
+      if (dt < ticks * std::max(newer.timestamp_resolution_s, older.timestamp_resolution_s)) continue;
+      if (per_step.empty()) *lines = {pts[i].second->index, pts[i + 1].second->index};
+      per_step.push_back(dt / static_cast<double>(ds));
+    }
+    if (!per_step.empty()) break;
+  }
+  return per_step;
 }
 
 // No line the key vocabulary reads as training: the tagger reads the newest

@@ -89,6 +89,19 @@ class ProgressScan {
   };
   void ReadValueRows(const TableCells& header);
   bool TrainAndEvalIsProgress() const;
+  // A line printing only a step just above a training line without one
+  // ("---- batch: 900 ----" over "mean loss: 100.15"): the head of a
+  // multi-line record, read as training progress.
+  bool HeadsRecord(const ProgressLine& p, int64_t index) const;
+  bool StepLessRecordBelow(int64_t index) const;
+  // The line just below a step record that stage 1 rejected, read as the
+  // record's tail when it is stepless training output ("step = 3000, loss
+  // = 2.2" over "403.487 steps/sec").
+  void ReadTail();
+  // Positional steps (ProgressLine::step_positional) that do not climb
+  // from the record of their layout before are tags, not steps: dropped.
+  bool HasPositionalSteps() const;
+  void DropLonePositionalSteps();
   void Reanchor();
   // Records the pending rows; true when `older` (the line before them) heads
   // them and was read with them (table_rows.h IsBlockHeader).
@@ -97,6 +110,9 @@ class ProgressScan {
   bool Enough() const;
   int Anchor() const;
   size_t RegionEnd(int anchor) const;
+  // Seconds per step from the stamps of the anchor's layout, newest
+  // interval first; `lines` gets the newest interval's two lines.
+  std::vector<double> StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const;
   double Confidence(const ProgressReport& r, int anchor) const;
 
   ProgressScanOptions options_;
@@ -112,6 +128,8 @@ class ProgressScan {
   std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
   std::vector<std::pair<int64_t, std::string>> context_;
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
+  int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
+  std::string rejected_;
   ProgressScanStats stats_;
 };
 

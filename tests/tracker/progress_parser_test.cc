@@ -61,6 +61,18 @@ const Expect kCases[] = {
     {"nan loss", "iter 3060: loss nan, time 1018.23ms, mfu 15.11%", 3060, N, 1.01823, NAN, N},
     {"fairseq ups", "epoch 001:    650 / 1891 loss=10.902, wps=53573, ups=0.5, num_updates=645", 650, 1891, 2.0, 10.902, 53573, "words/s"},
     {"tf slim", "INFO:tensorflow:global step 8: loss = 57.9715 (16.765 sec/step)", 8, N, 16.765, 57.9715, N},
+    {"rate as a key with its unit", "epoch=1 step=350 lr=0.00086 loss=0.2124 step/sec=4.593 | ETA 00:07:08",
+     350, N, 1 / 4.593, 0.2124, N},
+    {"a parameter group's learning rate", "ep: 9, step: 881, lr_swin: 1.23e-05, max memory: 8.70 GB", 881, N, N, N, N},
+    {"delta time", "json_stats: {\"_type\": \"train_iter\", \"dt\": 4.82072, \"dt_data\": 0.00632, \"iter\": \"100/159\", \"loss\": 2.48380}",
+     100, 159, 4.82072, 2.4838, N},
+    {"a time named by its unit", "completed step: 9, seconds: 5.667, TFLOP/s/device: 134.924, loss: 10.374",
+     9, N, 5.667, 10.374, N},
+    {"a step noun glued to its number", "epoch 0 iteration1300, Loss: 2.714, Train Steps/Sec: 0.00", 1300, N, N, 2.714, N},
+    {"a bar without a total counts live", "step 1080 , total_loss: 1.3297, data_loss: 1.2343: : 1086it [01:06, 16.37it/s]",
+     1086, N, 1 / 16.37, 1.3297, N},
+    {"the bar's count over another counter", "Epoch #5: 50001it [00:40, 1228.67it/s, env_step=250000, len=200, loss=-0.010]",
+     50001, N, 1 / 1228.67, -0.010, N},
     {"tf estimator rate only", "INFO:tensorflow:global_step/sec: 4", N, N, 0.25, N, N},
     {"torchtitan thousands", "[titan] 2026-02-24 19:46:19,145 - root - INFO - step:  5  loss:  7.07623  memory: 66.91GiB(37.51%)  tps: 10,007  tflops: 313.36",
      5, N, N, 7.07623, 10007, "tokens/s/GPU"},
@@ -113,6 +125,13 @@ TEST(FieldScanner, TimestampsAndGluedRecords) {
   ASSERT_EQ(eta.size(), 2u);
   EXPECT_EQ(eta[1].substr(0, 4), "2021");
   EXPECT_EQ(SplitGluedRecords("2021-07-14 13:52:36,901 - mmcls - INFO - Epoch [1][2/3]").size(), 1u);
+  // A logger line glued after a bar's closing rate.
+  auto bar = SplitGluedRecords("[loss: 4.98]:  10%|▉         | 99/1000 [00:30<04:36,  3.26it/s][RANK 0] Evaluating model");
+  ASSERT_EQ(bar.size(), 2u);
+  EXPECT_EQ(bar[1], "[RANK 0] Evaluating model");
+  ProgressLine p = InterpretLine(bar[0]);
+  EXPECT_EQ(p.step, 99);
+  EXPECT_DOUBLE_EQ(*p.loss, 4.98);
 }
 
 TEST(FieldScanner, TimestampsAfterTagsAndGlog) {
@@ -123,6 +142,20 @@ TEST(FieldScanner, TimestampsAfterTagsAndGlog) {
   ASSERT_TRUE(g.timestamp_s.has_value());
   EXPECT_NEAR(std::fmod(*g.timestamp_s, 86400.0), 13 * 3600 + 38 * 60 + 8.128839, 1e-6);
   EXPECT_DOUBLE_EQ(g.timestamp_resolution_s, 1e-6);
+  // The thread id and source are glog's prefix: the record starts at "[4680]", its round.
+  ASSERT_EQ(g.fields.size(), 2u);
+  EXPECT_TRUE(g.fields[0].bracketed);
+  ProgressLine p = InterpretScanned(g);
+  EXPECT_EQ(p.step, 4680);
+  EXPECT_TRUE(p.step_positional);
+  EXPECT_NEAR(*p.step_time_s, 1 / 119.3, 1e-12);
+  // Python logging's "%m/%d/%Y %H:%M:%S": the year is read, and is not a field.
+  ScannedLine m = ScanLine("01/05/2024 15:21:07 - INFO - __main__ -   ep: 9, step: 881");
+  ASSERT_TRUE(m.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*m.timestamp_s, 86400.0), 15 * 3600 + 21 * 60 + 7, 1e-6);
+  ScannedLine n = ScanLine("01/06/2024 00:00:00 - INFO - x");
+  EXPECT_NEAR(*n.timestamp_s - *m.timestamp_s, 86400 - (15 * 3600 + 21 * 60 + 7), 1e-6);
+  EXPECT_EQ(m.fields.size(), 2u);
 }
 
 TEST(FieldScanner, StampsAfterALoggerPrefix) {
@@ -161,6 +194,15 @@ TEST(FieldScanner, HeaderOverValueTables) {
   TableCells ar = SplitCells("1           600         2.26055     6.7e-05                           152.6");
   EXPECT_EQ(JoinHeader(ah, ar), "epoch: 1, iteration: 600, main/loss: 2.26055, lr: 6.7e-05, elapsed_time: 152.6");
   EXPECT_FALSE(IsValueRow(SplitCells("Saving checkpoint to /ckpt/step_100")));
+  // A CSV logger's row: a whole-float step, a stamp column, a per-step loss column.
+  TableCells ch = SplitCells("train/loss_step,global_step,epoch,created_at");
+  TableCells cr = SplitCells("0.147,649.0,0,2025-11-07 07:24:14.265115");
+  ScannedLine cs = ScanLine(JoinHeader(ch, cr));
+  ASSERT_TRUE(cs.timestamp_s.has_value());
+  EXPECT_NEAR(std::fmod(*cs.timestamp_s, 86400.0), 7 * 3600 + 24 * 60 + 14.265115, 1e-6);
+  ProgressLine cp = InterpretScanned(cs);
+  EXPECT_EQ(cp.step, 649);
+  EXPECT_DOUBLE_EQ(*cp.loss, 0.147);
   // Read newest first, the rows come before their header: they wait for it.
   std::vector<std::string> lines = {"  step      loss        lr      time", "   100    0.5000    0.0001    0.2500",
                                     "   200    0.4500    0.0001    0.2600", "some other line"};
@@ -240,6 +282,12 @@ TEST(ProgressLine, TrainAndEvalRecordsWhenNothingElseIsPrinted) {
   ProgressReport r = ScanProgress(only, ProgressScanOptions{});
   EXPECT_EQ(r.step, 400);
   EXPECT_DOUBLE_EQ(*r.loss, 0.12);
+  // A bare "loss" beside "Val Loss" is the training loss too.
+  std::vector<std::string> bare = {"Step: 20, Loss: 0.9, Val Loss: 1.1, Tokens/s: 900.86",
+                                   "Step: 40, Loss: nan, Val Loss: nan, Tokens/s: 1274.81"};
+  ProgressReport b = ScanProgress(bare, ProgressScanOptions{});
+  EXPECT_EQ(b.step, 40);
+  EXPECT_TRUE(b.loss && std::isnan(*b.loss));
   // Beside plain training records they are evaluation.
   std::vector<std::string> mixed = {"iter 390: loss 0.2, time 30ms", "step 400: train loss 0.12, val loss 0.13",
                                     "iter 400: loss 0.11, time 31ms"};
@@ -271,6 +319,17 @@ TEST(FieldScanner, KeysUnitsAndCounters) {
   ASSERT_GE(c.fields.size(), 3u);
   EXPECT_EQ(c.fields[1].total, 1891);
   EXPECT_EQ(c.fields[1].key, "");
+  ScannedLine b = ScanLine("[500]\teval-logloss:0.41906 [19/678]");
+  ASSERT_EQ(b.fields.size(), 3u);
+  EXPECT_TRUE(b.fields[0].bracketed);
+  EXPECT_FALSE(b.fields[1].bracketed);
+  EXPECT_FALSE(b.fields[2].bracketed);  // a counter, not a lone number
+  ScannedLine e = ScanLine("[LightGBM] [Info] 3.704867 seconds elapsed, finished iteration 1");
+  ASSERT_EQ(e.fields.size(), 2u);
+  EXPECT_EQ(e.fields[0].key, "elapsed");
+  EXPECT_EQ(e.fields[0].unit, "seconds");
+  EXPECT_EQ(ScanLine("Iter50 loss 0.3").fields[0].key, "iter");
+  EXPECT_TRUE(ScanLine("saved /ckpt/step1000/model.pt").fields.empty());  // a path's, not a step
   ScannedLine g = ScanLine("[default7]: s0.loss_cls: 0.4852 v3-8 1.2.3");
   ASSERT_EQ(g.fields.size(), 1u);
   EXPECT_EQ(g.fields[0].key, "s0 loss cls");

@@ -52,6 +52,16 @@ TEST(ProgressScan, FieldsFromSeveralLoggersAroundTheNewestStep) {
   EXPECT_EQ(r.lines_used, (std::vector<int64_t>{0, 1}));
 }
 
+TEST(ProgressScan, LossFromAMetricsLoggerSeveralBarRefreshesBack) {
+  std::vector<std::string> lines = {"{'loss': 6.6606, 'learning_rate': 9.6e-07, 'epoch': 1.38}"};
+  for (int s = 4960; s <= 4964; ++s)
+    lines.push_back(" 99%|█████████▉| " + std::to_string(s) + "/5000 [46:37<00:20,  1.96it/s]");
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 4964);
+  ASSERT_TRUE(r.loss.has_value());
+  EXPECT_DOUBLE_EQ(*r.loss, 6.6606);
+}
+
 TEST(ProgressScan, SteadyStateDropsOutliersAndGivesEta) {
   std::vector<std::string> lines;
   for (int i = 1; i <= 12; ++i) {
@@ -80,6 +90,103 @@ TEST(ProgressScan, StepTimeFromTimestampsWhenNotPrinted) {
   EXPECT_EQ(r.step, 5);
   EXPECT_NEAR(*r.step_time_s, 1.637, 1e-6);
   EXPECT_EQ(r.throughput_unit, "tokens/s/GPU");
+}
+
+TEST(ProgressScan, EpochLevelRecordsGiveTheLossButNoStep) {
+  std::vector<std::string> lines = {"Epoch 199: loss = 0.0981", "Epoch 200: loss = 0.0978"};
+  ProgressReport r = ScanProgress(lines);
+  ASSERT_EQ(r.status, ProgressReport::Status::kOk);
+  EXPECT_FALSE(r.step.has_value());
+  EXPECT_DOUBLE_EQ(*r.loss, 0.0978);
+  // Records printed several times in their epoch are the per-batch ones; the
+  // one-off line after them is the epoch's summary.
+  std::vector<std::string> batches = {"Epoch 20 - Batch loss: 0.0006", "Epoch 20 - Batch loss: 0.0004",
+                                      "Epoch 20 - Average Train Loss: 0.0038"};
+  EXPECT_DOUBLE_EQ(*ScanProgress(batches).loss, 0.0004);
+  // An epoch-level record's time is the epoch's, not a step's (here only component losses).
+  std::vector<std::string> timed = {"epoch: 5 |iou_loss 1.45 | cls_loss 0.44 | time 651.65",
+                                    "epoch: 6 |iou_loss 1.43 | cls_loss 0.43 | time 653.55"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport t = ScanProgress(timed, grammar_only);
+  EXPECT_EQ(t.status, ProgressReport::Status::kOk);
+  EXPECT_FALSE(t.step.has_value());
+  EXPECT_FALSE(t.step_time_s.has_value());
+}
+
+TEST(ProgressScan, AKeylessLeadingRoundIsTheStepOnceItClimbs) {
+  std::vector<std::string> rounds = {"[11500]\teval-logloss:0.902478\ttrain-logloss:0.00218",
+                                     "[12000]\teval-logloss:0.910807\ttrain-logloss:0.002021"};
+  ProgressReport r = ScanProgress(rounds);
+  EXPECT_EQ(r.step, 12000);
+  EXPECT_DOUBLE_EQ(*r.loss, 0.002021);
+  // A tag that stays put ("[3]" of a rank) is not a step (the tagger off: the grammar alone).
+  std::vector<std::string> tagged = {"[3] lr: 0.001 loss: 0.52", "[3] lr: 0.001 loss: 0.50"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport t = ScanProgress(tagged, grammar_only);
+  EXPECT_FALSE(t.step.has_value());
+  EXPECT_DOUBLE_EQ(*t.loss, 0.50);
+}
+
+TEST(ProgressScan, AStepOnlyLineHeadsTheTrainingLinesBelowIt) {
+  std::vector<std::string> lines = {" ---- batch: 850 ----", "mean loss: 102.780255", "accuracy: 0.615874",
+                                    " ---- batch: 900 ----", "mean loss: 100.150999"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 900);
+  EXPECT_DOUBLE_EQ(*r.loss, 100.150999);
+  // Far above the training line, a step alone is no progress.
+  EXPECT_EQ(ScanProgress({"batch: 900", "Saving checkpoint to /ckpt", "Copied to /backup", "Done writing",
+                          "mean loss: 0.5"}).step,
+            std::nullopt);
+}
+
+TEST(ProgressScan, StepTimeFromAPrintedClockSinceTheStart) {
+  std::vector<std::string> lines = {"[20000/300000] Train loss: 0.14954, Elapsed_time: 1291.66819",
+                                    "[40000/300000] Train loss: 0.11850, Elapsed_time: 2585.50984"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 40000);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, (2585.50984 - 1291.66819) / 20000, 1e-9);
+  // The clock named after its value.
+  std::vector<std::string> after = {"Epoch  1, 13350/37527; xent:   9.69;  10192 s elapsed",
+                                    "Epoch  1, 13400/37527; xent:   9.95;  10233 s elapsed"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport a = ScanProgress(after, grammar_only);
+  EXPECT_EQ(a.step, 13400);
+  ASSERT_TRUE(a.step_time_s.has_value());
+  EXPECT_NEAR(*a.step_time_s, 41.0 / 50, 1e-9);
+}
+
+TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
+  std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
+                                    "2024-01-05 15:21:07 step: 881, loss: 0.5"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport r = ScanProgress(lines, grammar_only);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 9.0 / 20, 1e-9);
+}
+
+TEST(ProgressScan, TheOuterEpochBarOfNestedBarsIsNotTheStep) {
+  std::vector<std::string> lines = {"Iteration: 100%|██████████| 63/63 [00:11<00:00,  5.72it/s]",
+                                    "Iteration: 100%|██████████| 63/63 [00:11<00:00,  5.69it/s]",
+                                    "Epoch: 100%|██████████| 5/5 [00:57<00:00, 11.43s/it]"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 63);
+  EXPECT_EQ(r.total_steps, 63);
+  EXPECT_NEAR(*r.step_time_s, 1 / 5.69, 1e-9);
+  EXPECT_FALSE(InterpretLine("Epoch: 100%|██████████| 5/5 [00:57<00:00, 11.43s/it, loss=0.3]").epoch_as_step.has_value());
+}
+
+TEST(ProgressScan, TheLineBelowAStepRecordIsReadAsItsTail) {
+  std::vector<std::string> lines = {"INFO:absl:step = 2000, loss = 2.5", "INFO:absl:400.1 steps/sec",
+                                    "INFO:absl:step = 3000, loss = 2.203988", "INFO:absl:403.487 steps/sec"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 3000);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 1 / 403.487, 1e-12);
 }
 
 TEST(ProgressScan, StopsAfterNSamples) {
