@@ -6,14 +6,10 @@
 #include <set>
 #include <string>
 
+#include "core/stats.h"
+
 namespace schedmate {
 namespace {
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Mean after dropping values farther than 3 scaled MADs from the median.
 std::optional<double> RobustMean(const std::vector<double>& v) {

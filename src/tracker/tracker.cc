@@ -67,7 +67,7 @@ SlowdownResult SlowdownCheck(const std::vector<std::string>& lines, size_t split
     r.before = 1.0 / *b.steady_step_time_s;
     r.after = 1.0 / *a.steady_step_time_s;
     r.ratio = *b.steady_step_time_s / *a.steady_step_time_s;
-    r.basis = "step time";
+    r.basis = "steps/s (1 / step time)";
     return r;
   }
   r.basis = "unknown: the log prints neither a throughput nor a step time on both sides";

@@ -40,8 +40,8 @@ Result<TrackResult> TrackFile(const std::string& path, const TrackOptions& optio
 // the reason) when either side has fewer than `min_samples` training lines.
 struct SlowdownResult {
   std::optional<double> ratio;
-  std::string basis;   // "throughput tokens/s", "step time" or the reason for unknown
-  std::optional<double> before, after;
+  std::string basis;   // "throughput tokens/s", "steps/s (1 / step time)" or the reason for unknown
+  std::optional<double> before, after;  // in the basis's unit
 };
 SlowdownResult SlowdownCheck(const std::vector<std::string>& lines, size_t split,
                              int min_samples = 3, ProgressScanOptions options = {});

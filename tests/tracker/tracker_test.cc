@@ -302,7 +302,7 @@ TEST(SlowdownCheck, RatioOrUnknown) {
   SlowdownResult t = SlowdownCheck(times, 6);
   ASSERT_TRUE(t.ratio.has_value());
   EXPECT_NEAR(*t.ratio, 0.4, 1e-9);
-  EXPECT_EQ(t.basis, "step time");
+  EXPECT_EQ(t.basis, "steps/s (1 / step time)");
 }
 
 TEST(Evaluation, RealDevelopmentSetMeetsTheBar) {
