@@ -23,7 +23,7 @@
 #include "advisor/metadata_extractor.h"
 #include "cli/commands.h"
 #include "cli/eval_advisor_real.h"
-#include "cli/field_score.h"
+#include "experiments/field_score.h"
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "core/stats.h"

@@ -1,8 +1,8 @@
 // Field-by-field agreement of extracted metadata with a generated
 // repository's truth (the Advisor's field accuracy; shared by `eval
 // advisor` and `world check`).
-#ifndef SCHEDMATE_CLI_FIELD_SCORE_H_
-#define SCHEDMATE_CLI_FIELD_SCORE_H_
+#ifndef SCHEDMATE_EXPERIMENTS_FIELD_SCORE_H_
+#define SCHEDMATE_EXPERIMENTS_FIELD_SCORE_H_
 
 #include <map>
 #include <string>
@@ -40,4 +40,4 @@ struct FieldTally {
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_CLI_FIELD_SCORE_H_
+#endif  // SCHEDMATE_EXPERIMENTS_FIELD_SCORE_H_
