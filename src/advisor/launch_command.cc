@@ -130,6 +130,20 @@ bool IsYacsKey(std::string_view w) {
   return !lower;
 }
 
+// READMEs write a placeholder as bracketed prose, unquoted:
+// `main.py [your imagenet-folder with train and val folders]`. The shell
+// splits it, but it stands for one argument (an option's value or a
+// positional): the index of the word that closes it, or `i` when a[i] opens
+// no such placeholder.
+size_t BracketedPlaceholderEnd(const std::vector<std::string>& a, size_t i) {
+  if (a[i].size() < 2 || a[i][0] != '[' || a[i].find(']') != std::string::npos) return i;
+  for (size_t j = i + 1; j < a.size() && j < i + 16; ++j) {
+    if (a[j].empty() || a[j][0] == '-' || a[j].find('[') != std::string::npos) return i;
+    if (a[j].find(']') != std::string::npos) return j;  // `[your checkpoint path]/last.pth` ends it too
+  }
+  return i;
+}
+
 void ParseArgs(LaunchSpec* s) {
   const auto& a = s->args;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -140,9 +154,13 @@ void ParseArgs(LaunchSpec* s) {
       std::string key(body.substr(0, eq));
       std::string value;
       if (eq != std::string_view::npos) value = std::string(body.substr(eq + 1));
-      else if (i + 1 < a.size() && (a[i + 1].empty() || a[i + 1][0] != '-' || LooksNegativeNumber(a[i + 1])))
+      else if (i + 1 < a.size() && (a[i + 1].empty() || a[i + 1][0] != '-' || LooksNegativeNumber(a[i + 1]))) {
+        size_t end = BracketedPlaceholderEnd(a, i + 1);
         value = a[++i];
-      else value = "true";
+        while (i < end) value += " " + a[++i];
+      } else {
+        value = "true";
+      }
       for (char& c : key)
         if (c == '-') c = '_';
       if (key == "config" || key == "config_file" || key == "cfg" || key == "c" || key == "config_path" ||
@@ -184,6 +202,10 @@ void ParseArgs(LaunchSpec* s) {
       s->overrides.emplace_back(std::string(key), std::string(w.substr(eq + 1)));
     } else if (IsYacsKey(w) && i + 1 < a.size() && !IsYacsKey(a[i + 1])) {
       s->overrides.emplace_back(std::string(w), a[++i]);  // yacs/detectron opts: TRAIN.BATCH_SIZE 16
+    } else if (size_t end = BracketedPlaceholderEnd(a, i); end > i) {
+      std::string joined = a[i];
+      while (i < end) joined += " " + a[++i];
+      s->positional.push_back(joined);
     } else {
       s->positional.emplace_back(w);
     }

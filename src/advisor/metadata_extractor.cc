@@ -386,14 +386,20 @@ void ReadPythonConfig(State& st, const std::string& path, const std::string& tex
       if (b.kind == PyValue::Kind::kString)
         if (auto p = ResolvePath(st, b.text, dir, true)) ReadConfigFile(st, *p, prec, "", depth + 1);
   }
-  // A config class's own base (YOLOX: `from yolox.exp import Exp as MyExp`) is read first.
+  // A config class's own base (YOLOX: `from yolox.exp import Exp as MyExp`) is read first,
+  // and so is a base config imported as a submodule (ml_collections:
+  // `from pkg.configs import base_config` … `config = base_config.get_config()`).
   if (depth < 4)
-    for (const auto& imp : py.imports)
-      for (const auto& f : ModuleFiles(imp.module, path, st.cwd))
-        if (st.files.count(f) && f != path && std::find(st.read.begin(), st.read.end(), f) == st.read.end()) {
-          if (auto t = st.Read(f)) ReadPythonConfig(st, f, *t, prec, depth + 1);
-          break;
-        }
+    for (const auto& imp : py.imports) {
+      std::vector<std::string> modules = {imp.module};
+      for (const auto& n : imp.names) modules.push_back(imp.module + (EndsWith(imp.module, ".") ? "" : ".") + n);
+      for (const auto& m : modules)
+        for (const auto& f : ModuleFiles(m, path, st.cwd))
+          if (st.files.count(f) && f != path && std::find(st.read.begin(), st.read.end(), f) == st.read.end()) {
+            if (auto t = st.Read(f)) ReadPythonConfig(st, f, *t, prec, depth + 1);
+            break;
+          }
+    }
   for (const auto& a : py.assigns) {
     if (a.target == "_base_" || a.origin == PyAssign::Origin::kParam) continue;
     if (a.target.find('.') == std::string::npos && a.scope.empty() && a.value.kind != PyValue::Kind::kOther)
@@ -503,8 +509,21 @@ const Candidate* SwitchValue(const State& st, const std::string& key) {
   return found;
 }
 
+// LightningCLI(Model, DataModule) configures the classes it is given: their
+// constructor defaults are the run's settings. Found before the file's
+// assignments are read, so classes defined beside the call count too.
+void NoteCliClasses(State& st, const PythonFacts& py) {
+  for (const auto& c : py.calls) {
+    std::string last = LastSegment(c.callee);
+    if (last == "LightningCLI" || last == "cli_main")
+      for (const auto& a : c.args)
+        if (a.kind == PyValue::Kind::kName) st.entry_functions.insert(LastSegment(a.text) + ".__init__");
+  }
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
+  NoteCliClasses(st, py);
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
   for (const auto& imp : py.imports)
     if (!imp.module.empty() && imp.module[0] != '.')
@@ -613,9 +632,6 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if ((last == "load" && c.callee.find("OmegaConf") != std::string::npos) && !c.args.empty() &&
         c.args[0].kind == PyValue::Kind::kString && (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
       st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
-    if (last == "LightningCLI" || last == "cli_main")
-      for (const auto& a : c.args)
-        if (a.kind == PyValue::Kind::kName) st.entry_functions.insert(LastSegment(a.text) + ".__init__");
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
       // absl: flags.DEFINE_integer("train_epochs", 90, "…")
       const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];
@@ -701,6 +717,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (loader && k != "batch_size") continue;
       if (beside && k.find("batch") != std::string::npos) continue;
       if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
+      // A call's `epoch=` is the epoch it starts or resumes at (get_train_iterator(epoch=1),
+      // load_checkpoint(epoch=0)), not how many the run trains for.
+      if (k == "epoch") continue;
       if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
     }
   }
@@ -1305,6 +1324,12 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (imported("ultralytics") && (entry.find("ultralytics") != std::string::npos || called({"YOLO", "RTDETR"})))
     return "ultralytics";
   if (launcher == "composer" || (imported("composer") && called({"Trainer"}))) return "other";
+  // ColossalAI's Booster wraps model, optimizer and step (ZeRO, tensor and
+  // pipeline plugins): the loop runs on its engine, not on plain PyTorch.
+  if (imported("colossalai") && called({"Booster"})) return "other";
+  // `fabric run` / `lightning run model` start the processes a Fabric object
+  // joins: the script they launch is a Fabric loop, wherever Fabric() is built.
+  if (launcher == "fabric" || launcher == "lightning") return "lightning";
   // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
   for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games"})
     if (imported(lib) && !LocalModule(st, lib, entry)) return "other";
@@ -1531,7 +1556,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.hardware.num_gpus = 0;
     note("hardware.num_gpus", *accel);
   } else if (world && world->precedence >= kConfig && ToCount(world->value).value_or(0) > 0 && !spec.nproc_per_node &&
-             !st.spawns_per_gpu) {  // with mp.spawn, --world-size counts nodes
+             !st.spawns_per_gpu && !spec.nproc_unknown) {
+    // With mp.spawn, --world-size counts nodes. Under a launcher whose process
+    // count is a placeholder (torchrun --nproc-per-node NUM_GPU), a config's
+    // world_size is only the default the launcher's WORLD_SIZE replaces.
     md.hardware.num_gpus = static_cast<int32_t>(*ToCount(world->value));
     note("hardware.num_gpus", *world);
   } else if (spec.nproc_unknown) {

@@ -133,6 +133,15 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   by_prefix("name", Words(e.model_name));
   for (const auto& n : e.other_names) by_prefix("name", Words(n));
   by_prefix("data", Words(e.dataset));
+  // A model name often says its task in a word of its own (glow_tts,
+  // parler-tts, bert-ner, yolo-det): the task words of paths, matched whole.
+  auto task_words = [&](const std::string& name) {
+    for (const auto& w : Words(name))
+      for (const auto& x : Lexicon())
+        if (x.kind == "path" && x.word == w) add(x, w);
+  };
+  task_words(e.model_name);
+  for (const auto& n : e.other_names) task_words(n);
   std::vector<std::string> path_words;
   for (const auto& p : e.paths)
     for (auto& w : Words(p)) path_words.push_back(w);

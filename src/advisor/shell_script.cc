@@ -138,6 +138,18 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
   char quote = 0;
   for (size_t i = 0; i < text.size() && out.size() < (1u << 16); ++i) {
     char c = text[i];
+    // "$@" is one word per argument: none at all when the script got none, so
+    // `--fp16 "$@"` is --fp16 alone, never --fp16 "".
+    if (c == '"' && quote == 0)
+      for (std::string_view all : {"\"$@\"", "\"${@}\""})
+        if (text.substr(i, all.size()) == all &&
+            (i + all.size() == text.size() || std::isspace(static_cast<unsigned char>(text[i + all.size()])))) {
+          for (size_t k = 0; k < positional.size(); ++k) out += (k ? " \"" : "\"") + positional[k] + "\"";
+          i += all.size() - 1;
+          c = 0;
+          break;
+        }
+    if (c == 0) continue;
     if (c == '\'' && quote != '"') quote = quote == '\'' ? 0 : '\'';
     if (c == '"' && quote != '\'') quote = quote == '"' ? 0 : '"';
     if (c != '$' || quote == '\'' || i + 1 >= text.size()) {

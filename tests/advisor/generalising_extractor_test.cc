@@ -165,6 +165,13 @@ TEST(ModelType, EvidenceIsWeighed) {
   ModelTypeEvidence options;  // "options/" is not the OPT family
   options.paths = {"options/train/train_x.yml"};
   EXPECT_EQ(GuessModelType(options).type, "");
+  ModelTypeEvidence tts;  // a task word of its own in the model name: glow_tts synthesises speech
+  tts.model_name = "glow_tts";
+  tts.far_callees = {"torch.nn.CTCLoss"};  // an aligner loss deep in the library
+  EXPECT_EQ(GuessModelType(tts).type, "speech-synthesis");
+  ModelTypeEvidence part;  // matched whole: "tts" inside another word is not the task word
+  part.model_name = "mutts";
+  EXPECT_EQ(GuessModelType(part).type, "");
   EXPECT_EQ(LexiconWordIn("data", "[your imagenet-folder with train and val folders]"), "imagenet");
   // One row per kind and word: a second row would silently never count.
   std::set<std::string> seen;

@@ -64,6 +64,26 @@ TEST(LaunchCommand, QuotingErrorsAndShellScripts) {
   ASSERT_TRUE(q.ok());
   EXPECT_EQ(*q->Override("run_name"), "my run");
   EXPECT_EQ(*q->Override("note"), "a \"quoted\" word");
+  // "$@" expands to one word per argument, and to none without arguments:
+  // `--fp16 "$@"` is the flag alone, not --fp16 "".
+  EXPECT_EQ(ExpandShellVars("python train.py --fp16 \"$@\"", {}, {}), "python train.py --fp16 ");
+  EXPECT_EQ(ExpandShellVars("train.py --fp16 \"${@}\"", {}, {"--lr", "1e-4"}), "train.py --fp16 \"--lr\" \"1e-4\"");
+  auto fwd = FindShellLaunch("python train.py --lr 3e-5 --fp16 \\\n    \"$@\"\n", {});
+  ASSERT_TRUE(fwd.has_value());
+  auto fwd_spec = ParseLaunchCommand(fwd->line);
+  ASSERT_TRUE(fwd_spec.ok());
+  EXPECT_EQ(*fwd_spec->Override("fp16"), "true");
+  // An unquoted bracketed placeholder is one argument, not six.
+  auto ph = ParseLaunchCommand("python main.py -a resnet50 --pretrained [your checkpoint path]/last.pth "
+                               "[your imagenet-folder with train and val folders] --lr 0.1");
+  ASSERT_TRUE(ph.ok());
+  ASSERT_EQ(ph->positional.size(), 1u);
+  EXPECT_EQ(ph->positional[0], "[your imagenet-folder with train and val folders]");
+  EXPECT_EQ(*ph->Override("lr"), "0.1");
+  EXPECT_EQ(*ph->Override("pretrained"), "[your checkpoint path]/last.pth");
+  auto list = ParseLaunchCommand("python main.py [1,2] [a b");  // closed lists and unclosed brackets stay as they are
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(list->positional.size(), 3u);
   EXPECT_FALSE(ParseLaunchCommand("python train.py 'unterminated").ok());
   EXPECT_FALSE(ParseLaunchCommand("rm -rf /").ok());
   EXPECT_FALSE(ParseLaunchCommand("").ok());

@@ -254,6 +254,101 @@ if __name__ == "__main__":
   EXPECT_TRUE(std::any_of(md.unresolved.begin(), md.unresolved.end(), [](const auto& u) { return u.first == "precision"; }));
 }
 
+// `fabric run` launches a Fabric loop even when no import of lightning is
+// to be seen (the Fabric class is looked up at run time).
+TEST(MetadataExtractor, FabricLauncherRunsALightningLoop) {
+  Repo r("fabric");
+  r.File("lib/runner.py", "import importlib\n\ndef make_runner(name):\n    return getattr(importlib.import_module(name), 'Fabric')()\n");
+  r.File("train.py", "import torch\nfrom lib.runner import make_runner\n\ndef main():\n    runner = make_runner('lightning')\n"
+                     "    model = torch.nn.Linear(2, 2)\n\nif __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("fabric run --accelerator=gpu --devices=2 train.py").framework, "lightning");
+  EXPECT_EQ(r.Extract("lightning run model train.py").framework, "lightning");
+}
+
+// A config's world_size is a default the launcher's WORLD_SIZE replaces:
+// with torchrun's count a placeholder, the GPU count is unknown, not 1.
+TEST(MetadataExtractor, PlaceholderProcessCountHidesAConfigsWorldSize) {
+  Repo r("worldsize");
+  r.File("cfg.yaml", "run:\n  world_size: 1\n  dist_url: env://\n  lr: 0.001\n");
+  r.File("train.py", "import argparse\nimport torch\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+                     "    p.add_argument('--cfg-path')\n    args = p.parse_args()\n\nif __name__ == '__main__':\n    main()\n");
+  EXPECT_FALSE(r.Extract("torchrun --nproc-per-node NUM_GPU train.py --cfg-path cfg.yaml").hardware.num_gpus.has_value());
+  EXPECT_EQ(r.Extract("torchrun --nproc-per-node 4 train.py --cfg-path cfg.yaml").hardware.num_gpus, 4);
+  EXPECT_EQ(r.Extract("python train.py --cfg-path cfg.yaml").hardware.num_gpus, 1);
+}
+
+// ml_collections configs inherit by importing their base as a submodule
+// (`from pkg.configs import base_config`; no __init__.py): its settings are
+// read first, and the derived config's own assignments win.
+TEST(MetadataExtractor, PythonConfigInheritsAnImportedBaseSubmodule) {
+  Repo r("mlcbase");
+  r.File("proj/configs/base_config.py", "import ml_collections\n\ndef get_config():\n"
+                                        "    config = ml_collections.ConfigDict()\n    config.num_train_steps = 5000\n"
+                                        "    config.batch_size = 32\n    config.learning_rate = 0.05\n    return config\n");
+  r.File("proj/configs/small.py", "from proj.configs import base_config\n\ndef get_config():\n"
+                                  "    config = base_config.get_config()\n    config.learning_rate = 0.01\n    return config\n");
+  r.File("proj/train.py", "from absl import app\nfrom ml_collections import config_flags\nimport jax\n\n"
+                          "_CONFIG = config_flags.DEFINE_config_file('config')\n\ndef main(argv):\n    config = _CONFIG.value\n\n"
+                          "if __name__ == '__main__':\n    app.run(main)\n");
+  WorkloadMetadata md = r.Extract("python proj/train.py --config=proj/configs/small.py");
+  EXPECT_EQ(md.training_iterations, 5000);
+  EXPECT_EQ(md.iteration_type, "step");
+  EXPECT_EQ(md.batch_size, 32);
+  EXPECT_EQ(md.learning_rate, 0.01);
+}
+
+// `epoch=1` passed to a call is where the loop starts, not its budget; a
+// `max_epoch` setting is.
+TEST(MetadataExtractor, ACallsEpochArgumentIsNoBudget) {
+  Repo r("epocharg");
+  r.File("train.py", "import argparse\nimport torch\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+                     "    p.add_argument('--max-epoch', type=int, default=0)\n    args = p.parse_args()\n"
+                     "    itr = trainer.get_train_iterator(epoch=1, load_dataset=True)\n\n"
+                     "if __name__ == '__main__':\n    main()\n");
+  EXPECT_FALSE(r.Extract("python train.py").training_iterations.has_value());
+  EXPECT_EQ(r.Extract("python train.py --max-epoch 30").training_iterations, 30);
+}
+
+// A hand-written loop on ColossalAI's Booster runs on its engine: "other",
+// not a plain PyTorch loop.
+TEST(MetadataExtractor, ColossalAiBoosterLoopIsNotPlainPytorch) {
+  Repo r("colossal");
+  r.File("train.py", "import torch\nfrom colossalai.booster import Booster\n\ndef main():\n"
+                     "    booster = Booster(plugin=None)\n    model, opt, *_ = booster.boost(torch.nn.Linear(2, 2), None)\n\n"
+                     "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("torchrun --nproc_per_node 8 train.py").framework, "other");
+  Repo p("plaintorch");
+  p.File("train.py", "import torch\n\ndef main():\n    model = torch.nn.Linear(2, 2)\n\nif __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(p.Extract("torchrun --nproc_per_node 8 train.py").framework, "pytorch");
+}
+
+// LightningCLI configures the classes it is given, also when they are defined
+// in the same file above the call: their constructor defaults are settings.
+TEST(MetadataExtractor, LightningCliReadsClassesDefinedBesideIt) {
+  Repo r("lcli");
+  r.File("cli.py", R"(from lightning.pytorch import LightningModule, LightningDataModule
+from lightning.pytorch.cli import LightningCLI
+
+class LitModel(LightningModule):
+    def __init__(self, hidden: int = 64, learning_rate: float = 0.0003):
+        super().__init__()
+
+class Data(LightningDataModule):
+    def __init__(self, batch_size: int = 48):
+        super().__init__()
+
+def cli_main():
+    cli = LightningCLI(LitModel, Data)
+
+if __name__ == "__main__":
+    cli_main()
+)");
+  WorkloadMetadata md = r.Extract("python cli.py fit --trainer.devices 2");
+  EXPECT_EQ(md.batch_size, 48);
+  EXPECT_EQ(md.learning_rate, 0.0003);
+  EXPECT_EQ(r.Extract("python cli.py fit --data.batch_size 16").batch_size, 16);
+}
+
 // One part's rate is the run's when it is the only rate; parts that train
 // at different rates (a model and a policy) leave the rate unknown.
 TEST(MetadataExtractor, PartRatesAgreeOrStayUnknown) {
