@@ -1,0 +1,29 @@
+#!/bin/bash
+# 5-fold cross-validation by source thread over the development part of the
+# failure corpus: the classifier (and signature trust) is retrained on four
+# folds (plus ../shared/realdata) and scored on the fifth; prints the
+# size-weighted means. Usage: scripts/cv_failures.sh [schedmate binary]
+# (EXTRA="--l2 0.001" passes training options). Work files in /tmp/cvf.
+B=${1:+$(realpath "$1")}
+cd "$(dirname "$0")/.."
+B=${B:-$PWD/build/bin/schedmate}
+mkdir -p /tmp/cvf
+python3 - <<'PY'
+import json,hashlib
+recs=[json.loads(l) for l in open('data/eval/failure_real.jsonl')]
+dev=[r for r in recs if r['split']=='dev']
+for k in range(5):
+    tr=open(f'/tmp/cvf/train{k}.jsonl','w'); te=open(f'/tmp/cvf/test{k}.jsonl','w')
+    for r in dev:
+        f=int(hashlib.md5(r['url'].lower().encode()).hexdigest(),16)%5
+        (te if f==k else tr).write(json.dumps(r)+'\n')
+PY
+rm -f /tmp/cvf/res
+for k in 0 1 2 3 4; do
+  mkdir -p /tmp/cvf/m$k
+  $B train failure-model --dataset /tmp/cvf/train$k.jsonl --dataset ../shared/realdata/failures.jsonl --out-dir /tmp/cvf/m$k $EXTRA >/dev/null 2>&1
+  n=$(wc -l < /tmp/cvf/test$k.jsonl)
+  $B eval failures --dataset /tmp/cvf/test$k.jsonl --model-dir /tmp/cvf/m$k 2>/dev/null | grep "^locate + classify" | awk -v n=$n '{print n, $0}' >> /tmp/cvf/res
+done
+# weighted means of infra-F1 (approx), 3-way, component, line=, unknown
+awk '{n=$1; t+=n; f1+=n*$7; acc+=n*$9; comp+=n*$10; line+=n*$11; unk+=n*$13} END {printf "CV (%d logs, weighted): infra-F1 %.3f 3-way %.3f component %.3f root-line %.3f unknown %.3f\n", t, f1/t, acc/t, comp/t, line/t, unk/t}' /tmp/cvf/res
