@@ -169,6 +169,12 @@ TEST(ModelType, EvidenceIsWeighed) {
   tts.model_name = "glow_tts";
   tts.far_callees = {"torch.nn.CTCLoss"};  // an aligner loss deep in the library
   EXPECT_EQ(GuessModelType(tts).type, "speech-synthesis");
+  ModelTypeEvidence audio;  // mel spectrograms and torchaudio feed synthesis and vocoders as much as recognition
+  audio.callees = {"torchaudio.transforms.MelSpectrogram"};
+  audio.imports = {"torchaudio"};
+  EXPECT_EQ(GuessModelType(audio).type, "");
+  audio.callees.push_back("torch.nn.CTCLoss");  // a recognition loss decides
+  EXPECT_EQ(GuessModelType(audio).type, "speech-recognition");
   ModelTypeEvidence part;  // matched whole: "tts" inside another word is not the task word
   part.model_name = "mutts";
   EXPECT_EQ(GuessModelType(part).type, "");
