@@ -77,11 +77,10 @@ void Run(const DemoArgs& a) {
     s = WritePlots(*runs, a.out_dir,
                    StrFormat("synthetic '%s', %d jobs, %d nodes x 8 GPUs, offered load %.2f, seed %lld", a.profile.c_str(),
                              a.jobs, a.nodes, a.load, static_cast<long long>(a.seed)));
+  if (s.ok()) s = WriteExperimentFile(c, a.out_dir + "/experiment.json");
   if (!s.ok()) CommandFailed(s);
-  std::ofstream cfg(a.out_dir + "/experiment.json");
-  cfg << DumpJson(ExperimentToJson(c), 2) << "\n";
   RunLucidDemo(a);
-  std::printf("wrote %s/: jct_cdf.svg, queue_length.svg, summary.json, experiment.json,\n"
+  std::printf("wrote %s/: jct_cdf.svg, queue_length.svg, gpu_utilization.svg, summary.json, experiment.json,\n"
               "  <policy>_jobs.csv and <policy>_timeseries.csv for each policy.\n"
               "Reproduce any run with: schedmate simulate --config %s/experiment.json\n",
               a.out_dir.c_str(), a.out_dir.c_str());

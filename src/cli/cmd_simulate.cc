@@ -81,21 +81,11 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
   return c;
 }
 
-// The experiment as a config file with absolute paths, so it replays from any directory.
-void SaveConfig(const ExperimentConfig& config, const std::string& path) {
-  ExperimentConfig saved = config;
-  std::error_code ec;
-  if (!saved.trace_path.empty()) saved.trace_path = std::filesystem::absolute(saved.trace_path, ec).string();
-  if (!saved.vc_config_path.empty()) saved.vc_config_path = std::filesystem::absolute(saved.vc_config_path, ec).string();
-  std::ofstream out(path);
-  out << DumpJson(ExperimentToJson(saved), 2) << "\n";
-  if (!out) CommandFailed(NotFound(path + ": cannot write"));
-}
-
 void Run(const SimulateArgs& a, const CLI::App& cmd) {
   auto config = BuildConfig(a, cmd);
   if (!config.ok()) CommandFailed(config.status());
-  if (!a.save_config.empty()) SaveConfig(*config, a.save_config);
+  if (!a.save_config.empty())
+    if (Status s = WriteExperimentFile(*config, a.save_config); !s.ok()) CommandFailed(s);
   auto prepared = PrepareExperiment(*config);
   if (!prepared.ok()) CommandFailed(prepared.status());
   if (!a.json)
@@ -122,8 +112,8 @@ void Run(const SimulateArgs& a, const CLI::App& cmd) {
   if (!a.out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(a.out_dir, ec);
-    SaveConfig(*config, (std::filesystem::path(a.out_dir) / "experiment.json").string());
-    Status s = WriteRunFiles(*runs, a.out_dir);
+    Status s = WriteExperimentFile(*config, (std::filesystem::path(a.out_dir) / "experiment.json").string());
+    if (s.ok()) s = WriteRunFiles(*runs, a.out_dir);
     std::string source = config->synth_profile.empty() ? std::filesystem::path(config->trace_path).filename().string()
                                                       : "synthetic '" + config->synth_profile + "'";
     std::string setting = source + ", " + std::to_string(prepared->trace.jobs.size()) + " jobs, " +

@@ -28,12 +28,12 @@ struct CalibrateArgs {
   std::string progress = "auto";
 };
 
-void Print(const CalibrateArgs& a, const MappedTrace& m_, const AdvisorCalibration& c) {
+void Print(const CalibrateArgs& a, const MappedTrace& m, const AdvisorCalibration& c) {
   auto pct = [](double x) { return 100 * x; };
   double hit_rate = c.HitRate();
   size_t queries = c.queries;
   if (a.json) {
-    Json j = {{"trace", m_.description}, {"queries", queries}, {"hit_rate", hit_rate},
+    Json j = {{"trace", m.description}, {"queries", queries}, {"hit_rate", hit_rate},
               {"advisor_within_100pct", c.advisor.Within(1.0)}, {"advisor_within_50pct", c.advisor.Within(0.5)},
               {"advisor_within_100pct_completed", c.advisor_completed.Within(1.0)},
               {"advisor_median_rel_error", c.advisor.Quantile(0.5)}, {"advisor_p90_rel_error", c.advisor.Quantile(0.9)},
@@ -45,7 +45,7 @@ void Print(const CalibrateArgs& a, const MappedTrace& m_, const AdvisorCalibrati
     std::printf("%s\n", DumpJson(j, 2).c_str());
     return;
   }
-  std::printf("%s\n", DescribeMapping(m_).c_str());
+  std::printf("%s\n", DescribeMapping(m).c_str());
   std::printf("Advisor calibration over %zu queries (history = jobs finished before each submit; %zu distinct "
               "repositories extracted, %lld failed) in %.1f s\n\n",
               queries, c.extracted, (long long)c.extraction_failures, c.seconds);

@@ -390,6 +390,17 @@ Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir, co
   return WriteSvgFile(queue, dir + "/queue_length.svg");
 }
 
+Status WriteExperimentFile(const ExperimentConfig& config, const std::string& path) {
+  ExperimentConfig saved = config;
+  std::error_code ec;
+  if (!saved.trace_path.empty()) saved.trace_path = std::filesystem::absolute(saved.trace_path, ec).string();
+  if (!saved.vc_config_path.empty()) saved.vc_config_path = std::filesystem::absolute(saved.vc_config_path, ec).string();
+  std::ofstream out(path);
+  out << DumpJson(ExperimentToJson(saved), 2) << "\n";
+  if (!out) return Unavailable(path + ": cannot write");
+  return Status::Ok();
+}
+
 Status WriteRunFiles(const std::vector<PolicyRun>& runs, const std::string& dir) {
   Json all = Json::array();
   for (const auto& r : runs) {

@@ -73,6 +73,10 @@ std::string FormatComparisonTable(const std::vector<PolicyRun>& runs);
 // jct_cdf.svg and queue_length.svg in `dir`.
 // jct_cdf.svg, queue_length.svg and gpu_utilization.svg; `setting` (trace,
 // cluster, load) is each plot's subtitle.
+// The experiment as a config file `simulate --config` replays from any
+// directory (trace and VC paths made absolute).
+Status WriteExperimentFile(const ExperimentConfig& config, const std::string& path);
+
 Status WritePlots(const std::vector<PolicyRun>& runs, const std::string& dir, const std::string& setting = "");
 // Per policy: <policy>_jobs.csv, <policy>_timeseries.csv; and summary.json.
 Status WriteRunFiles(const std::vector<PolicyRun>& runs, const std::string& dir);

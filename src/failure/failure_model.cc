@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <set>
+
+#include "core/file_io.h"
 
 namespace schedmate {
 
@@ -79,13 +79,7 @@ const FailureModel& FailureModel::Default() {
 }
 
 Result<FailureModel> LoadFailureModel(const std::string& dir) {
-  auto read = [](const std::string& path) -> Result<std::string> {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return NotFound(path + ": cannot open");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  };
+  auto read = [](const std::string& path) { return ReadFileCapped(path, 64u << 20); };
   FailureModel m;
   ASSIGN_OR_RETURN(std::string line, read(dir + "/failure_line_model.tsv"));
   ASSIGN_OR_RETURN(std::string klass, read(dir + "/failure_class_model.tsv"));

@@ -47,14 +47,14 @@ bool ProgressScan::Add(std::string_view line, int64_t index) {
   }
   if (std::string row = TableRow(line); !row.empty()) {
     std::string key = ScanLine(row).fields[0].key;
-    if (!row_run_.Accepts(line, key) && FlushRows(line))
-      return stats_.lines < options_.max_lines && !Enough();  // the line headed the rows
-    row_run_.Add(std::string(line), key);
-    rows_.push_back({std::string(line), std::move(row), index});
-    return stats_.lines < options_.max_lines && !Enough();
+    bool headed = !row_run_.Accepts(line, key) && FlushRows(line);  // the line headed the rows before it
+    if (!headed) {
+      row_run_.Add(std::string(line), key);
+      rows_.push_back({std::string(line), std::move(row), index});
+    }
+  } else if (rows_.empty() || !IsBlockFiller(line)) {
+    if (!FlushRows(line)) Record(line, index, options_.stage1);
   }
-  if (!rows_.empty() && IsBlockFiller(line)) return stats_.lines < options_.max_lines && !Enough();
-  if (!FlushRows(line)) Record(line, index, options_.stage1);
   return stats_.lines < options_.max_lines && !Enough();
 }
 
