@@ -18,13 +18,18 @@ TEST_F(CliTest, DemoPrintsAComparisonAndWritesPlots) {
   for (const char* p : {"fifo", "sjf", "qssf", "tiresias-original", "tiresias-lucid",
                         "tiresias-pollux", "avg JCT h", "calibration"})
     EXPECT_NE(r.out.find(p), std::string::npos) << p;
-  for (const char* f : {"jct_cdf.svg", "queue_length.svg", "summary.json",
+  for (const char* f : {"jct_cdf.svg", "queue_length.svg", "gpu_utilization.svg", "summary.json",
                         "experiment.json", "fifo_jobs.csv", "fifo_timeseries.csv"})
     EXPECT_TRUE(fs::exists(dir_ / "d" / f)) << f;
   std::ifstream svg(dir_ / "d" / "jct_cdf.svg");
-  std::string head(5, ' ');
-  svg.read(head.data(), 5);
-  EXPECT_EQ(head, "<svg ");
+  std::stringstream text;
+  text << svg.rdbuf();
+  const std::string doc = text.str();
+  EXPECT_EQ(doc.substr(0, 5), "<svg ");
+  EXPECT_NE(doc.find("300 jobs, 16 nodes x 8 GPUs"), std::string::npos);  // the setting as subtitle
+  EXPECT_NE(doc.find(">10k<"), std::string::npos);                       // readable ticks, not 1e+04
+  EXPECT_EQ(doc.find("e+0"), std::string::npos);
+  EXPECT_NE(doc.find("stroke-dasharray=\"6,3\""), std::string::npos);     // the second series is dashed
 }
 
 TEST_F(CliTest, SimulateJsonHasTheFieldsScriptsUse) {
