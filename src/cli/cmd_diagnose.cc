@@ -3,20 +3,25 @@
 // or the user's script — and `schedmate eval failures`, the module metrics.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/history_open.h"
 #include "cli/log_inputs.h"
 #include "cli/llm_options.h"
 #include "core/facts_json.h"
 #include "core/json.h"
+#include "core/time_format.h"
 #include "failure/diagnose.h"
 #include "failure/evaluation.h"
 #include "failure/llm_diagnosis.h"
 #include "failure/recovery.h"
 #include "failure/signatures.h"
+#include "history/sqlite_guard_ledger.h"
 
 namespace schedmate {
 namespace {
@@ -31,6 +36,9 @@ struct DiagnoseArgs {
   JobContext job;
   std::string audit;
   bool execute = false;
+  std::string history = kDefaultHistory;  // the guard ledger lives here
+  std::vector<std::string> health_commands, node_logs;
+  double health_timeout_s = 120;
   LlmArgs llm;
 };
 
@@ -48,21 +56,41 @@ struct Backend {
   }
 };
 
-// Plans recovery; with --audit records the guarded decisions (shadow mode
-// unless --execute, which runs them against the dry-run cluster).
+// The node-side checks the operator configured (none: advice only).
+NodeHealthChecks HealthChecks(const DiagnoseArgs& a) {
+  NodeHealthChecks checks;
+  const auto timeout_ms = static_cast<int64_t>(a.health_timeout_s * 1000);
+  for (const auto& c : a.health_commands) checks.Add(std::make_unique<CommandHealthCheck>(c, timeout_ms));
+  for (const auto& p : a.node_logs) checks.Add(std::make_unique<NodeLogHealthCheck>(p));
+  return checks;
+}
+
+// Plans recovery; with --audit or --execute runs the plan through the guards,
+// whose state and audit trail live in the history file (shadow mode unless
+// --execute, which runs it against the dry-run cluster).
 Json Recovery(const DiagnoseArgs& a, const FailureDiagnosis& d) {
   RecoveryPlan plan = PlanRecovery(d, a.job);
   Json j = ToJson(plan);
   if (a.audit.empty() && !a.execute) return j;
-  auto audit = a.audit.empty() ? Result<AuditLog>(AuditLog()) : AuditLog::Open(a.audit);
-  if (!audit.ok()) CommandFailed(audit.status());
+  if (a.history.rfind("redis://", 0) == 0)
+    CommandFailed(InvalidArgument("--history " + a.history + ": the recovery guards need a SQLite history file"));
+  auto ledger = OpenSqliteGuardLedger(a.history);
+  if (!ledger.ok()) CommandFailed(ledger.status());
+  std::optional<AuditFile> file;
+  if (!a.audit.empty()) {
+    auto f = AuditFile::Open(a.audit);
+    if (!f.ok()) CommandFailed(f.status());
+    file = std::move(*f);
+  }
   DryRunClusterActions cluster;
+  NodeHealthChecks checks = HealthChecks(a);
   RecoveryGuards guards;
   guards.shadow = !a.execute;
-  RecoveryExecutor ex(guards, &cluster, &*audit, &SystemClock::Default());
+  RecoveryExecutor ex(guards, &cluster, ledger->get(), &checks, &SystemClock::Default(), file ? &*file : nullptr);
   ExecutionOutcome o = ex.Execute(d, plan, a.job);
   j["shadow"] = guards.shadow;
   j["dry_run"] = cluster.dry_run();  // no cluster manager is connected here
+  j["guards"] = (*ledger)->Describe();
   j["executed"] = o.executed;
   j["refused"] = o.refused;
   j["dry_run_calls"] = cluster.calls();
@@ -281,11 +309,66 @@ void AddDiagnoseCommand(CLI::App& app) {
   cmd->add_option("--job", a->job.job_id, "Job id, for the recovery plan and the audit record");
   cmd->add_option("--node", a->job.node, "Node the failing rank ran on (needed to plan an isolation)");
   cmd->add_option("--checkpoint", a->job.checkpoint, "Latest checkpoint to restart from");
-  cmd->add_option("--audit", a->audit, "Append the guarded recovery decisions to this JSONL audit log "
-                                       "(shadow mode: nothing is executed)");
+  cmd->add_option("--audit", a->audit, "Also append every guarded recovery decision to this JSONL file, each line "
+                                       "fsync'd before the action it announces (shadow mode: nothing is executed)");
   cmd->add_flag("--execute", a->execute, "Leave shadow mode: run the plan through the guards against the "
                                          "dry-run cluster (prints the calls it would make)");
+  cmd->add_option("--history", a->history,
+                  "SQLite history file holding the recovery guards (isolations per hour, restarts and cool-down "
+                  "per job) and the audit trail, shared by every process")
+      ->capture_default_str();
+  cmd->add_option("--health-check", a->health_commands,
+                  "Node-side health command, {node} replaced by --node (e.g. \"ssh {node} nvidia-smi -q\", "
+                  "\"dcgmi diag -r 1\"): exit 0 healthy, 1-125 faulty. A node is isolated only when a node-side "
+                  "check confirms the fault; with none, infrastructure verdicts are advice only. Repeatable");
+  cmd->add_option("--node-log", a->node_logs,
+                  "Node-side kernel/driver log outside the job's output ({node} in the path), writable only by "
+                  "root or this service; a GPU, NVLink or node fault in its tail confirms. Repeatable");
+  cmd->add_option("--health-timeout", a->health_timeout_s, "Seconds a health command may run (then: unknown)")
+      ->capture_default_str()->check(CLI::Range(1.0, 3600.0));
   cmd->callback([a] { Diagnose(*a); });
+}
+
+namespace {
+
+struct AuditArgs {
+  std::string history = kDefaultHistory;
+  size_t limit = 50;
+  bool json = false;
+};
+
+void ShowAudit(const AuditArgs& a) {
+  if (!std::filesystem::exists(a.history))
+    CommandFailed(NotFound(a.history + ": no history file, so no recovery decisions yet (--history names another)"));
+  auto ledger = OpenSqliteGuardLedger(a.history);
+  if (!ledger.ok()) CommandFailed(ledger.status());
+  auto trail = (*ledger)->AuditTrail(a.limit);
+  if (!trail.ok()) CommandFailed(trail.status());
+  for (const Json& r : *trail) {
+    if (a.json) {
+      std::printf("%s\n", DumpJson(r).c_str());
+      continue;
+    }
+    std::string when = r.contains("time_ms") && r["time_ms"].is_number_integer()
+                           ? FormatIso8601(r["time_ms"].get<int64_t>() / 1000) : "?";
+    auto str = [&](const char* k) { return r.contains(k) && r[k].is_string() ? r[k].get<std::string>() : ""; };
+    std::printf("%s  %-12s %-10s %-24s %-10s %s\n", when.c_str(), str("job").c_str(), str("node").c_str(),
+                str("step").c_str(), str("decision").c_str(), str("why").c_str());
+  }
+  if (!a.json && trail->empty()) std::printf("no recovery decisions recorded in %s\n", a.history.c_str());
+}
+
+}  // namespace
+
+void AddAuditCommand(CLI::App& app) {
+  auto a = std::make_shared<AuditArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "audit", "The recovery audit trail: every plan, guard decision, health check and action of\n"
+               "`diagnose --audit/--execute`, newest last, from the history file that holds the guards.");
+  cmd->add_option("--history", a->history, "SQLite history file")->capture_default_str();
+  cmd->add_option("--limit,-n", a->limit, "Show the newest N records")->capture_default_str()->check(CLI::Range(1, 1000000));
+  cmd->add_flag("--json", a->json, "One JSON object per line, as recorded");
+  cmd->callback([a] { ShowAudit(*a); });
 }
 
 void AddEvalFailuresCommand(CLI::App* eval) {

@@ -18,6 +18,7 @@ void AddEvalCommand(CLI::App& app);
 void AddTrackCommand(CLI::App& app);
 void AddGenLogsCommand(CLI::App& app);
 void AddDiagnoseCommand(CLI::App& app);
+void AddAuditCommand(CLI::App& app);
 void AddAdviseCommand(CLI::App& app);
 void AddWorldCommand(CLI::App& app);
 void AddLucidCommand(CLI::App& app);

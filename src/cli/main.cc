@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   schedmate::AddPoliciesCommand(app);
   schedmate::AddTrackCommand(app);
   schedmate::AddDiagnoseCommand(app);
+  schedmate::AddAuditCommand(app);
   schedmate::AddAdviseCommand(app);
   schedmate::AddWorldCommand(app);
   schedmate::AddLucidCommand(app);

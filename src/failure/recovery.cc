@@ -1,5 +1,11 @@
 #include "failure/recovery.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "core/facts_json.h"
@@ -8,7 +14,7 @@ namespace schedmate {
 
 std::string_view RecoveryStepName(RecoveryStep s) {
   switch (s) {
-    case RecoveryStep::kProbe: return "probe_node";
+    case RecoveryStep::kCheckNode: return "check_node_health";
     case RecoveryStep::kIsolateNode: return "isolate_node";
     case RecoveryStep::kRequestReplacement: return "request_replacement";
     case RecoveryStep::kRestartFromCheckpoint: return "restart_from_checkpoint";
@@ -20,18 +26,18 @@ std::string_view RecoveryStepName(RecoveryStep s) {
 RecoveryPlan PlanRecovery(const FailureDiagnosis& d, const JobContext& job) {
   using E = FailureDiagnosis::ErrorType;
   RecoveryPlan p;
+  p.steps = {RecoveryStep::kReport};
+  if (d.error_type == E::kInfrastructure && d.faulty_component && job.node.empty()) {
+    p.reason = "infrastructure fault in " + *d.faulty_component + ", node unknown: nothing to check, advice only";
+    return p;
+  }
   if (d.error_type == E::kInfrastructure && d.faulty_component) {
     p.automatic = true;
     p.reason = "infrastructure fault in " + *d.faulty_component;
-    if (!job.node.empty())
-      p.steps = {RecoveryStep::kProbe, RecoveryStep::kIsolateNode, RecoveryStep::kRequestReplacement};
-    else
-      p.reason += " (node unknown: no isolation)";
-    p.steps.push_back(RecoveryStep::kRestartFromCheckpoint);
-    p.steps.push_back(RecoveryStep::kReport);
+    p.steps = {RecoveryStep::kCheckNode, RecoveryStep::kIsolateNode, RecoveryStep::kRequestReplacement,
+               RecoveryStep::kRestartFromCheckpoint, RecoveryStep::kReport};
     return p;
   }
-  p.steps = {RecoveryStep::kReport};
   p.reason = d.error_type == E::kUnknown ? "cause unknown: report, no automatic action"
                                          : std::string(ErrorTypeName(d.error_type)) + " error: report and stop, never retry";
   return p;
@@ -43,11 +49,6 @@ Json ToJson(const RecoveryPlan& p) {
   return {{"automatic", p.automatic}, {"steps", steps}, {"reason", p.reason}};
 }
 
-Status DryRunClusterActions::Probe(const std::string& node, const std::string& probe, bool* fault_confirmed) {
-  calls_.push_back("probe " + node + ": " + probe);
-  *fault_confirmed = probe_confirms_;
-  return Status::Ok();
-}
 Status DryRunClusterActions::IsolateNode(const std::string& node, const std::string& reason) {
   calls_.push_back("isolate " + node + ": " + reason);
   return Status::Ok();
@@ -65,124 +66,128 @@ Status DryRunClusterActions::Report(const std::string& job_id, const std::string
   return Status::Ok();
 }
 
-Result<AuditLog> AuditLog::Open(const std::string& path) {
-  std::ofstream probe(path, std::ios::app);
-  if (!probe) return Unavailable(path + ": cannot open the audit log for appending");
-  AuditLog log;
-  log.path_ = path;
-  return log;
+Result<AuditFile> AuditFile::Open(const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return Unavailable(path + ": cannot open the audit file for appending: " + std::strerror(errno));
+  close(fd);
+  AuditFile f;
+  f.path_ = path;
+  return f;
 }
 
-Status AuditLog::Append(Json record) {
-  if (!path_.empty()) {
-    std::ofstream out(path_, std::ios::app);
-    out << DumpJson(record) << '\n';
-    out.flush();
-    if (!out) return Unavailable(path_ + ": audit write failed");
-  }
-  records_.push_back(std::move(record));
+Status AuditFile::Append(const Json& record) {
+  std::string line = DumpJson(record) + "\n";
+  int fd = open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return Unavailable(path_ + ": audit write failed: " + std::strerror(errno));
+  // One write of one line (O_APPEND keeps concurrent writers' lines whole), then fsync.
+  bool ok = write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) && fsync(fd) == 0;
+  int err = errno;
+  close(fd);
+  if (!ok) return Unavailable(path_ + ": audit write failed: " + std::strerror(err));
   return Status::Ok();
 }
 
-RecoveryExecutor::RecoveryExecutor(RecoveryGuards guards, ClusterActions* actions, AuditLog* audit,
-                                   const Clock* clock)
-    : guards_(std::move(guards)), actions_(actions), audit_(audit), clock_(clock) {}
+RecoveryExecutor::RecoveryExecutor(RecoveryGuards guards, ClusterActions* actions, GuardLedger* ledger,
+                                   NodeHealthCheck* health, const Clock* clock, AuditFile* file)
+    : guards_(std::move(guards)), actions_(actions), ledger_(ledger), health_(health), clock_(clock), file_(file) {}
 
-void RecoveryExecutor::Audit(const JobContext& job, std::string_view step, std::string_view decision,
-                             std::string_view why) {
-  Status s = audit_->Append({{"time_ms", clock_->NowMs()}, {"job", job.job_id}, {"node", job.node},
-                             {"step", step}, {"decision", decision}, {"why", why}, {"shadow", guards_.shadow}});
-  if (!s.ok()) audit_ok_ = false;  // nothing is executed that cannot be recorded
+Json RecoveryExecutor::Record(const JobContext& job, std::string_view step, std::string_view decision,
+                              std::string_view why) const {
+  return {{"time_ms", clock_->NowMs()}, {"job", job.job_id}, {"node", job.node}, {"step", step},
+          {"decision", decision}, {"why", why}, {"shadow", guards_.shadow}};
+}
+
+bool RecoveryExecutor::Audit(const Json& record) {
+  bool ok = ledger_->Audit(record).ok();
+  if (file_) ok = file_->Append(record).ok() && ok;
+  return ok;
 }
 
 bool RecoveryExecutor::Refuse(ExecutionOutcome* out, const JobContext& job, std::string_view step, std::string why) {
-  Audit(job, step, "refused", why);
+  Audit(Record(job, step, "refused", why));
   out->refused.push_back(std::string(step) + ": " + why);
   return false;
 }
 
+// Writes the intent durably (with the guard reservation when `limit` is
+// given), then runs `effect`, then records what happened.
+bool RecoveryExecutor::Act(ExecutionOutcome* out, const JobContext& job, RecoveryStep step,
+                           const std::function<Status()>& effect, const GuardLimit* limit) {
+  std::string name(RecoveryStepName(step));
+  Json intent = Record(job, name, "intent", limit ? "within " + limit->scope + " limits" : "");
+  if (limit) {
+    auto granted = ledger_->Reserve(*limit, clock_->NowMs(), intent);
+    if (!granted.ok()) return Refuse(out, job, name, "guard ledger unavailable, nothing executed: " + granted.status().message());
+    if (!granted->granted) return Refuse(out, job, name, granted->why);
+    if (file_ && !file_->Append(intent).ok()) return Refuse(out, job, name, "audit file unavailable: nothing executed");
+  } else if (!Audit(intent)) {
+    return Refuse(out, job, name, "audit trail unavailable: nothing executed");
+  }
+  Status s = effect();
+  if (!s.ok()) return Refuse(out, job, name, "cluster action failed: " + s.message());
+  Audit(Record(job, name, actions_->dry_run() ? "dry-run" : "executed", ""));
+  out->executed.push_back(name);
+  return true;
+}
+
+bool RecoveryExecutor::NodeConfirmedFaulty(ExecutionOutcome* out, const JobContext& job) {
+  std::string name(RecoveryStepName(RecoveryStep::kCheckNode));
+  if (!ValidNodeName(job.node)) return Refuse(out, job, name, "the node name is not a plain host name: advice only");
+  HealthReport r = health_ ? health_->Check(job.node)
+                           : HealthReport{NodeHealth::kUnknown, "none", "no node-side health check is configured"};
+  Audit(Record(job, name, NodeHealthName(r.health), r.check + ": " + r.evidence));
+  if (r.health == NodeHealth::kFaulty) {
+    out->executed.push_back(name);
+    return true;
+  }
+  return Refuse(out, job, name,
+                std::string("the node-side check did not confirm a fault (") + std::string(NodeHealthName(r.health)) +
+                    ": " + r.evidence + "): the job's own output is not evidence enough, advice only");
+}
+
 ExecutionOutcome RecoveryExecutor::Execute(const FailureDiagnosis& d, const RecoveryPlan& plan, const JobContext& job) {
   ExecutionOutcome out;
-  const int64_t now = clock_->NowMs();
-  Audit(job, "plan", plan.automatic ? "automatic" : "report-only", plan.reason);
-  // `effect` runs only when the audit log is writable.
-  auto act = [&](RecoveryStep step, auto effect) {
-    std::string name(RecoveryStepName(step));
-    if (!audit_ok_) return Refuse(&out, job, name, "audit log unavailable: nothing executed");
-    Status s = effect();
-    if (!s.ok()) return Refuse(&out, job, name, "cluster action failed: " + s.message());
-    Audit(job, name, actions_->dry_run() ? "dry-run" : "executed", "");
-    out.executed.push_back(name);
-    return true;
+  Audit(Record(job, "plan", plan.automatic ? "automatic" : "report-only", plan.reason));
+  auto report = [&](const std::string& message) {
+    if (guards_.shadow) Audit(Record(job, "report", "shadow", message));
+    else Act(&out, job, RecoveryStep::kReport, [&] { return actions_->Report(job.job_id, message); }, nullptr);
   };
   if (!plan.automatic) {
-    if (guards_.shadow) {
-      Audit(job, "report", "shadow", plan.reason);
-      return out;
-    }
-    act(RecoveryStep::kReport, [&] { return actions_->Report(job.job_id, plan.reason); });
+    report(plan.reason);
     return out;
   }
   if (d.confidence < guards_.min_confidence) {
     Refuse(&out, job, "plan", "confidence " + std::to_string(d.confidence) + " below " +
                                   std::to_string(guards_.min_confidence) + ": report to a human");
-    if (!guards_.shadow) act(RecoveryStep::kReport, [&] { return actions_->Report(job.job_id, "low-confidence diagnosis: " + plan.reason); });
+    report("low-confidence diagnosis: " + plan.reason);
     return out;
   }
   if (guards_.shadow) {
-    for (RecoveryStep s : plan.steps) Audit(job, RecoveryStepName(s), "shadow", "planned, not executed");
+    for (RecoveryStep s : plan.steps) Audit(Record(job, RecoveryStepName(s), "shadow", "planned, not executed"));
     return out;
   }
-  bool confirmed = true;  // with no node to probe, nothing is isolated anyway
+  if (!NodeConfirmedFaulty(&out, job)) {
+    report("unconfirmed: " + plan.reason);
+    return out;
+  }
+  const GuardLimit isolations{"isolate", guards_.isolation_quota, guards_.quota_window_s * 1000, 0};
+  const GuardLimit restarts{"restart/" + job.job_id, guards_.max_restarts, 0, guards_.cooldown_s * 1000};
+  bool isolated = false;
   for (RecoveryStep step : plan.steps) {
-    std::string name(RecoveryStepName(step));
     switch (step) {
-      case RecoveryStep::kProbe: {
-        bool fault = false;
-        if (!act(step, [&] { return actions_->Probe(job.node, guards_.probe, &fault); })) return out;
-        confirmed = fault;
-        if (!fault) Audit(job, name, "result", "the probe did not confirm a fault");
+      case RecoveryStep::kCheckNode: break;  // done above
+      case RecoveryStep::kIsolateNode:
+        isolated = Act(&out, job, step, [&] { return actions_->IsolateNode(job.node, plan.reason); }, &isolations);
         break;
-      }
-      case RecoveryStep::kIsolateNode: {
-        if (!confirmed) {
-          Refuse(&out, job, name, "diagnosis not confirmed by the probe");
-          break;
-        }
-        while (!isolations_ms_.empty() && isolations_ms_.front() <= now - guards_.quota_window_s * 1000)
-          isolations_ms_.pop_front();
-        if (static_cast<int>(isolations_ms_.size()) >= guards_.isolation_quota) {
-          Refuse(&out, job, name, "isolation quota reached (" + std::to_string(guards_.isolation_quota) + " per " +
-                                      std::to_string(guards_.quota_window_s) + " s)");
-          confirmed = false;  // no replacement for a node that stays in
-          break;
-        }
-        if (act(step, [&] { return actions_->IsolateNode(job.node, plan.reason); })) isolations_ms_.push_back(now);
-        else confirmed = false;
-        break;
-      }
       case RecoveryStep::kRequestReplacement:
-        if (confirmed) act(step, [&] { return actions_->RequestReplacement(job.node); });
+        if (isolated) Act(&out, job, step, [&] { return actions_->RequestReplacement(job.node); }, nullptr);
         break;
-      case RecoveryStep::kRestartFromCheckpoint: {
-        int& n = restarts_[job.job_id];
-        if (n >= guards_.max_restarts) {
-          Refuse(&out, job, name, "retry cap reached (" + std::to_string(guards_.max_restarts) + " restarts)");
-          break;
-        }
-        auto last = last_restart_ms_.find(job.job_id);
-        if (last != last_restart_ms_.end() && now - last->second < guards_.cooldown_s * 1000) {
-          Refuse(&out, job, name, "cool-down: last restart " + std::to_string((now - last->second) / 1000) + " s ago");
-          break;
-        }
-        if (act(step, [&] { return actions_->RestartJob(job.job_id, job.checkpoint); })) {
-          ++n;
-          last_restart_ms_[job.job_id] = now;
-        }
+      case RecoveryStep::kRestartFromCheckpoint:
+        if (isolated) Act(&out, job, step, [&] { return actions_->RestartJob(job.job_id, job.checkpoint); }, &restarts);
+        else Refuse(&out, job, RecoveryStepName(step), "the faulty node was not isolated: a restart could land on it, left to a human");
         break;
-      }
       case RecoveryStep::kReport:
-        act(step, [&] { return actions_->Report(job.job_id, plan.reason); });
+        Act(&out, job, step, [&] { return actions_->Report(job.job_id, plan.reason); }, nullptr);
         break;
     }
   }

@@ -1,35 +1,39 @@
 // Recovery after a diagnosed failure (DESIGN §1.3 step 3). A plan is data;
 // executing it is a separate, guarded step.
 //
-// Plans: infrastructure with a located component and node → diagnose the
-// node (a configurable probe, e.g. nccl-tests), isolate it, request a
-// replacement, restart the job from its latest checkpoint. Framework or user
-// script → report and stop; never an automatic retry.
+// Plans: infrastructure with a located component on a known node → check the
+// node's health, isolate it, request a replacement, restart the job from its
+// latest checkpoint. Framework or user script, an unknown cause or an
+// unknown node → report and stop; never an automatic retry.
 //
-// Guards, each recorded in an append-only audit log: a confidence threshold;
-// the probe must confirm the fault; at most `isolation_quota` isolations per
-// `quota_window_s`; at most `max_restarts` restarts per job; a cool-down
-// between restarts of one job; and shadow mode (the default), in which the
-// plan is recorded and nothing is executed. Cluster effects go through the
-// ClusterActions interface (a dry-run implementation here; SLURM later).
+// Guards (issue 16): a confidence threshold; a node-side health check the
+// tenant cannot write must say the node is faulty (node_health.h) — without
+// one, infrastructure verdicts are advice only; at most `isolation_quota`
+// isolations per `quota_window_s` cluster-wide, at most `max_restarts`
+// restarts per job and a cool-down between them, all kept in a durable
+// GuardLedger (core/guard_ledger.h) that every process and replica shares and
+// checks atomically; and shadow mode (the default), in which the plan is
+// recorded and nothing is executed. Nothing executes unless its audit record
+// was durably written first. Cluster effects go through ClusterActions (a
+// dry-run implementation here; SLURM later).
 #ifndef SCHEDMATE_FAILURE_RECOVERY_H_
 #define SCHEDMATE_FAILURE_RECOVERY_H_
 
 #include <cstdint>
-#include <deque>
-#include <fstream>
-#include <map>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/clock.h"
 #include "core/facts.h"
+#include "core/guard_ledger.h"
 #include "core/json.h"
 #include "core/status.h"
+#include "failure/node_health.h"
 
 namespace schedmate {
 
-enum class RecoveryStep { kProbe, kIsolateNode, kRequestReplacement, kRestartFromCheckpoint, kReport };
+enum class RecoveryStep { kCheckNode, kIsolateNode, kRequestReplacement, kRestartFromCheckpoint, kReport };
 std::string_view RecoveryStepName(RecoveryStep s);
 
 struct JobContext {
@@ -51,8 +55,6 @@ Json ToJson(const RecoveryPlan& p);
 class ClusterActions {
  public:
   virtual ~ClusterActions() = default;
-  // Runs the diagnostic probe on `node`; *fault_confirmed says whether it failed.
-  virtual Status Probe(const std::string& node, const std::string& probe, bool* fault_confirmed) = 0;
   virtual Status IsolateNode(const std::string& node, const std::string& reason) = 0;
   virtual Status RequestReplacement(const std::string& node) = 0;
   virtual Status RestartJob(const std::string& job_id, const std::string& checkpoint) = 0;
@@ -62,11 +64,9 @@ class ClusterActions {
   virtual bool dry_run() const { return false; }
 };
 
-// Records what it would do; the probe answers `probe_confirms`.
+// Records what it would do.
 class DryRunClusterActions : public ClusterActions {
  public:
-  explicit DryRunClusterActions(bool probe_confirms = true) : probe_confirms_(probe_confirms) {}
-  Status Probe(const std::string& node, const std::string& probe, bool* fault_confirmed) override;
   Status IsolateNode(const std::string& node, const std::string& reason) override;
   Status RequestReplacement(const std::string& node) override;
   Status RestartJob(const std::string& job_id, const std::string& checkpoint) override;
@@ -75,22 +75,19 @@ class DryRunClusterActions : public ClusterActions {
   bool dry_run() const override { return true; }
 
  private:
-  bool probe_confirms_;
   std::vector<std::string> calls_;
 };
 
-// Append-only record of every decision: one JSON object per line, flushed
-// as written. With an empty path the records stay in memory only.
-class AuditLog {
+// A copy of the audit trail in a file an operator can read and ship: one
+// JSON object per line, each written and fsync'd before the action it
+// announces. The durable trail of record is the guard ledger's.
+class AuditFile {
  public:
-  static Result<AuditLog> Open(const std::string& path);
-  AuditLog() = default;
-  Status Append(Json record);
-  const std::vector<Json>& records() const { return records_; }
+  static Result<AuditFile> Open(const std::string& path);
+  Status Append(const Json& record);
 
  private:
   std::string path_;
-  std::vector<Json> records_;
 };
 
 struct RecoveryGuards {
@@ -100,7 +97,6 @@ struct RecoveryGuards {
   int max_restarts = 3;
   int64_t cooldown_s = 600;
   bool shadow = true;
-  std::string probe = "nccl-tests all_reduce_perf -b 8 -e 1G -f 2";
 };
 
 struct ExecutionOutcome {
@@ -108,24 +104,32 @@ struct ExecutionOutcome {
   std::vector<std::string> refused;   // guards that stopped a step, with why
 };
 
-// Not thread safe: one executor per controller.
+// One executor per process or thread; the limits hold across all of them
+// through the shared ledger.
 class RecoveryExecutor {
  public:
-  RecoveryExecutor(RecoveryGuards guards, ClusterActions* actions, AuditLog* audit, const Clock* clock);
+  // `ledger` holds the guard state and the audit trail (required);
+  // `health` is the node-side check (nullptr or none configured: advice
+  // only); `file` is an
+  // optional copy of the trail (nullptr: none).
+  RecoveryExecutor(RecoveryGuards guards, ClusterActions* actions, GuardLedger* ledger, NodeHealthCheck* health,
+                   const Clock* clock, AuditFile* file = nullptr);
   ExecutionOutcome Execute(const FailureDiagnosis& d, const RecoveryPlan& plan, const JobContext& job);
 
  private:
-  void Audit(const JobContext& job, std::string_view step, std::string_view decision, std::string_view why);
+  Json Record(const JobContext& job, std::string_view step, std::string_view decision, std::string_view why) const;
+  bool Audit(const Json& record);
   bool Refuse(ExecutionOutcome* out, const JobContext& job, std::string_view step, std::string why);
+  bool Act(ExecutionOutcome* out, const JobContext& job, RecoveryStep step, const std::function<Status()>& effect,
+           const GuardLimit* limit);
+  bool NodeConfirmedFaulty(ExecutionOutcome* out, const JobContext& job);
 
   RecoveryGuards guards_;
   ClusterActions* actions_;
-  AuditLog* audit_;
+  GuardLedger* ledger_;
+  NodeHealthCheck* health_;
   const Clock* clock_;
-  std::deque<int64_t> isolations_ms_;            // within the quota window
-  std::map<std::string, int> restarts_;          // per job
-  std::map<std::string, int64_t> last_restart_ms_;
-  bool audit_ok_ = true;
+  AuditFile* file_;
 };
 
 }  // namespace schedmate
