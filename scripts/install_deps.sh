@@ -15,6 +15,7 @@ PACKAGES=(
   libsqlite3-dev libhnswlib-dev  # history/: SQLite store, HNSW index
   libhiredis-dev redis-server    # history/: Redis store (tests start a real server)
   libtree-sitter-dev libyaml-dev libtomlplusplus-dev  # advisor/: Python, YAML, TOML parsing
+  coinor-libcbc-dev          # solver/: CBC for Sia's integer program (pulls in Clp, Cgl, Osi, CoinUtils)
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
 )
 

@@ -22,6 +22,7 @@ void AddAuditCommand(CLI::App& app);
 void AddAdviseCommand(CLI::App& app);
 void AddWorldCommand(CLI::App& app);
 void AddLucidCommand(CLI::App& app);
+void AddSiaCommand(CLI::App& app);
 void AddTrainCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);

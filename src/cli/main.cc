@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   schedmate::AddAdviseCommand(app);
   schedmate::AddWorldCommand(app);
   schedmate::AddLucidCommand(app);
+  schedmate::AddSiaCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   schedmate::AddTrainCommand(app);

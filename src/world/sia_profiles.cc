@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 
 #include "traces/csv_table.h"
@@ -104,6 +105,104 @@ std::optional<double> SiaProfiles::StepTime(const std::string& app, const std::s
       return lo->step_time_s + f * (hi->step_time_s - lo->step_time_s);
     }
   return same.back()->step_time_s;
+}
+
+}  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+// placements-aws.csv → ("placements", "aws"); placements.csv → type "default".
+std::pair<std::string, std::string> KindAndType(const std::string& stem) {
+  size_t dash = stem.find('-');
+  if (dash == std::string::npos) return {stem, "default"};
+  return {stem.substr(0, dash), stem.substr(dash + 1)};
+}
+
+Result<SiaStepRow> ReadStepRow(CsvTable& t, bool placements) {
+  SiaStepRow r;
+  ASSIGN_OR_RETURN(int bsz, t.Require("local_bsz"));
+  ASSIGN_OR_RETURN(int step, t.Require("step_time"));
+  ASSIGN_OR_RETURN(int sync, t.Require("sync_time"));
+  ASSIGN_OR_RETURN(int64_t b, t.NonNegativeInt(bsz));
+  r.local_bsz = static_cast<int>(std::min<int64_t>(b, 1 << 20));
+  ASSIGN_OR_RETURN(r.step_time_s, t.Number(step));
+  ASSIGN_OR_RETURN(r.sync_time_s, t.Number(sync));
+  if (r.step_time_s <= 0) return t.ColumnError(step, "step time must be positive");
+  if (r.sync_time_s < 0) return t.ColumnError(sync, "sync time must not be negative");
+  if (placements) {
+    ASSIGN_OR_RETURN(int place, t.Require("placement"));
+    r.placement = std::string(t.Field(place));
+    if (r.placement.empty() || r.placement.size() > 64) return t.ColumnError(place, "expected one digit per node");
+    r.replicas = 0;
+    for (char c : r.placement) {
+      if (c < '1' || c > '9') return t.ColumnError(place, "expected one digit per node");
+      r.replicas += c - '0';
+    }
+    r.nodes = static_cast<int>(r.placement.size());
+    return r;
+  }
+  ASSIGN_OR_RETURN(int nodes, t.Require("num_nodes"));
+  ASSIGN_OR_RETURN(int replicas, t.Require("num_replicas"));
+  ASSIGN_OR_RETURN(int64_t n, t.NonNegativeInt(nodes));
+  ASSIGN_OR_RETURN(int64_t k, t.NonNegativeInt(replicas));
+  if (n < 1 || n > 4096) return t.ColumnError(nodes, "must be 1 to 4096");
+  if (k < n || k > 1 << 20) return t.ColumnError(replicas, "must be at least num_nodes");
+  r.nodes = static_cast<int>(n), r.replicas = static_cast<int>(k);
+  return r;
+}
+
+Result<SiaEpochRow> ReadEpochRow(CsvTable& t) {
+  SiaEpochRow r;
+  ASSIGN_OR_RETURN(int progress, t.Require("progress"));
+  ASSIGN_OR_RETURN(int sqr, t.Require("grad_sqr"));
+  ASSIGN_OR_RETURN(int var, t.Require("grad_var"));
+  ASSIGN_OR_RETURN(r.progress, t.Number(progress));
+  ASSIGN_OR_RETURN(r.grad_sqr, t.Number(sqr));
+  ASSIGN_OR_RETURN(r.grad_var, t.Number(var));
+  return r;
+}
+
+Status ReadTableFile(const std::filesystem::path& f, SiaAppTables& out) {
+  auto [kind, type] = KindAndType(f.stem().string());
+  std::ifstream in(f);
+  if (!in) return NotFound(f.string() + ": cannot open");
+  ASSIGN_OR_RETURN(CsvTable t, CsvTable::Open(in, f.string()));
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, t.Next());
+    if (!more) break;
+    if (kind == "validation") {
+      int bsz = std::atoi(type.c_str());
+      if (bsz <= 0) return InvalidArgument(f.string() + ": expected validation-<batch size>.csv");
+      ASSIGN_OR_RETURN(SiaEpochRow r, ReadEpochRow(t));
+      out.validation[bsz].push_back(r);
+    } else {
+      ASSIGN_OR_RETURN(SiaStepRow r, ReadStepRow(t, kind == "placements"));
+      (kind == "placements" ? out.placements : out.scalability)[type].push_back(std::move(r));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::map<std::string, SiaAppTables>> LoadSiaAppTables(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return NotFound(dir + ": not a directory");
+  std::vector<fs::path> files;
+  for (const auto& app : fs::directory_iterator(dir, ec))
+    if (app.is_directory())
+      for (const auto& f : fs::directory_iterator(app.path(), ec)) {
+        auto kind = KindAndType(f.path().stem().string()).first;
+        bool known = kind == "placements" || kind == "scalability" || kind == "validation";
+        if (known && f.path().extension() == ".csv") files.push_back(f.path());
+      }
+  std::sort(files.begin(), files.end());
+  std::map<std::string, SiaAppTables> out;
+  for (const auto& f : files) RETURN_IF_ERROR(ReadTableFile(f, out[f.parent_path().filename().string()]));
+  if (out.empty()) return NotFound(dir + ": no Sia profile tables");
+  return out;
 }
 
 }  // namespace schedmate

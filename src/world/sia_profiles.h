@@ -23,6 +23,25 @@ struct PlacementMeasure {
   int nodes = 0;          // number of digits
 };
 
+// Everything Sia's simulator reads for one application: step times per GPU
+// type from placements-<type>.csv and scalability-<type>.csv, and per-epoch
+// gradient statistics from validation-<bsz>.csv (issue 17).
+struct SiaStepRow {
+  int nodes = 1, replicas = 1, local_bsz = 0;
+  double step_time_s = 0, sync_time_s = 0;
+  std::string placement;  // empty for scalability rows
+};
+struct SiaEpochRow {
+  double progress = 0, grad_sqr = 0, grad_var = 0;
+};
+struct SiaAppTables {
+  std::map<std::string, std::vector<SiaStepRow>> placements, scalability;  // by GPU type
+  std::map<int, std::vector<SiaEpochRow>> validation;                      // by global batch
+};
+// app → tables, for every <dir>/<app>/ with files of those three kinds.
+// Errors name file, line and column.
+Result<std::map<std::string, SiaAppTables>> LoadSiaAppTables(const std::string& dir);
+
 class SiaProfiles {
  public:
   // Every placements-*.csv under <dir>/<app>/ (the suffix-less file is the

@@ -1,0 +1,62 @@
+// The MILP interface and its CBC backend on tiny problems with known answers.
+#include <gtest/gtest.h>
+
+#include "solver/cbc_solver.h"
+
+namespace schedmate {
+namespace {
+
+// max 5x + 4y + 3z, 2x + 3y + z <= 5, binary: x = y = 1, objective 9.
+MilpProblem Knapsack() {
+  MilpProblem p;
+  p.maximize = true;
+  for (double c : {5.0, 4.0, 3.0}) p.AddColumn(c, 0, 1, true);
+  p.rows.push_back({{0, 1, 2}, {2, 3, 1}, -kMilpInfinity, 5});
+  return p;
+}
+
+TEST(SiaSolverTest, SolvesKnapsackToOptimality) {
+  CbcSolver solver;
+  auto s = solver.Solve(Knapsack(), {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(s->proven_optimal);
+  EXPECT_NEAR(s->objective, 9, 1e-6);
+  EXPECT_NEAR(s->values[0], 1, 1e-6);
+  EXPECT_NEAR(s->values[1], 1, 1e-6);
+  EXPECT_NEAR(s->values[2], 0, 1e-6);
+}
+
+TEST(SiaSolverTest, MinimisesWithEqualityLikeRows) {
+  MilpProblem p;  // min x + 2y, x + y >= 3, x <= 2, integers
+  p.AddColumn(1, 0, 2, true);
+  p.AddColumn(2, 0, 10, true);
+  p.rows.push_back({{0, 1}, {1, 1}, 3, kMilpInfinity});
+  CbcSolver solver;
+  auto s = solver.Solve(p, {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_NEAR(s->objective, 4, 1e-6);  // x = 2, y = 1
+}
+
+TEST(SiaSolverTest, InfeasibleProblemIsFailedPrecondition) {
+  MilpProblem p;
+  p.AddColumn(1, 0, 1, true);
+  p.rows.push_back({{0}, {1}, 2, kMilpInfinity});  // x >= 2 with x <= 1
+  CbcSolver solver;
+  auto s = solver.Solve(p, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kFailedPrecondition);
+}
+
+TEST(SiaSolverTest, MalformedProblemNamesTheRow) {
+  MilpProblem p = Knapsack();
+  p.rows[0].cols.push_back(7);
+  p.rows[0].coefs.push_back(1);
+  CbcSolver solver;
+  auto s = solver.Solve(p, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("row 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace schedmate
