@@ -83,6 +83,8 @@ void Emit(const TrackArgs& a, const ProgressReport& r, const ProgressScanStats& 
     std::printf("%s\n", DumpJson(j).c_str());
   } else {
     PrintText(r, st, where);
+    // Who answered, and why the LLM did not: "embedded (llm timeout)".
+    if (a.backend != "embedded") std::printf("backend     %s\n", r.backend.c_str());
   }
   std::fflush(stdout);
 }

@@ -16,8 +16,8 @@ struct LlmArgs {
   std::string model = "Qwen/Qwen2.5-7B-Instruct";
   std::string api_key_env = "OPENAI_API_KEY";
   std::string dialect = "openai";
-  double timeout_s = 60;
-  int retries = 2;
+  double timeout_s = 60;  // wall-clock budget of one question, retries included
+  int retries = 2;        // within timeout_s
   int concurrency = 4;
   double cascade_threshold = 0.75;  // ask the LLM below this embedded confidence
 };

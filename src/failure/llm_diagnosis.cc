@@ -18,12 +18,35 @@ constexpr const char* kSystemPrompt =
     "mismatch, missing modules, undefined symbols, /dev/shm), 'user_script' (exceptions in the user's "
     "code, CUDA out of memory, bad configs or data), or 'unknown'. faulty_component: gpu, nvlink, "
     "network, node or storage for infrastructure, else null. root_cause_line: the L-number of the "
-    "root-cause line. evidence: up to 5 L-numbers supporting it. confidence: 0 to 1.";
+    "root-cause line, an integer (null only when error_type is unknown). evidence: up to 5 L-numbers "
+    "of shown lines supporting it, at least one for infrastructure. confidence: 0 to 1.";
 
-std::map<int64_t, const std::string*> Shown(const LineWindow& w, size_t begin, size_t end) {
-  std::map<int64_t, const std::string*> m;
+using ShownLines = std::map<int64_t, const std::string*>;
+
+ShownLines Shown(const LineWindow& w, size_t begin, size_t end) {
+  ShownLines m;
   for (size_t i = begin; i < end; ++i) m[w[i].first] = &w[i].second;
   return m;
+}
+
+// Why a schema-valid answer is not grounded in the lines shown, if it is not.
+std::optional<std::string> Ungrounded(const Json& a, const ShownLines& shown) {
+  const Json& root = a["root_cause_line"];
+  const std::string type = a["error_type"];
+  if (root.is_null() && type != "unknown") return "a " + type + " verdict must cite its root_cause_line";
+  if (!root.is_null() && !shown.count(root.get<int64_t>()))
+    return "root_cause_line " + DumpJson(root) + " was not shown";
+  for (const auto& e : a["evidence"])
+    if (!shown.count(e.get<int64_t>())) return "evidence line " + DumpJson(e) + " was not shown";
+  bool infra = type == "infrastructure";
+  if (infra && a["evidence"].empty()) return "an infrastructure verdict must cite evidence lines";
+  if (infra != a["faulty_component"].is_string()) return "faulty_component must be set exactly for infrastructure";
+  return std::nullopt;
+}
+
+bool SameVerdict(const FailureDiagnosis& a, const FailureDiagnosis& b) {
+  if (a.error_type != b.error_type) return false;
+  return a.error_type != FailureDiagnosis::ErrorType::kInfrastructure || a.faulty_component == b.faulty_component;
 }
 
 }  // namespace
@@ -59,16 +82,7 @@ LlmDiagnosisResult LlmDiagnose(ChatClient& client, const LineWindow& window, int
     req.user += "L" + std::to_string(window[i].first) + ": " + window[i].second.substr(0, 300) + "\n";
   req.schema = DiagnosisAnswerSchema();
   req.schema_name = "failure_diagnosis";
-  req.grounding = [&shown](const Json& a) -> std::optional<std::string> {
-    if (a["root_cause_line"].is_number_integer() && !shown.count(a["root_cause_line"].get<int64_t>()))
-      return "root_cause_line " + DumpJson(a["root_cause_line"]) + " was not shown";
-    for (const auto& e : a["evidence"])
-      if (!shown.count(e.get<int64_t>())) return "evidence line " + DumpJson(e) + " was not shown";
-    bool infra = a["error_type"] == "infrastructure";
-    if (infra != a["faulty_component"].is_string())
-      return "faulty_component must be set exactly for infrastructure";
-    return std::nullopt;
-  };
+  req.grounding = [&shown](const Json& a) { return Ungrounded(a, shown); };
   ChatResult r = client.Complete(req);
   LlmDiagnosisResult out;
   if (!r.ok()) {
@@ -98,6 +112,10 @@ LlmDiagnosisResult LlmDiagnose(ChatClient& client, const LineWindow& window, int
   return out;
 }
 
+double CappedLlmConfidence(const FailureDiagnosis& llm, const FailureDiagnosis& embedded) {
+  return std::min(llm.confidence, SameVerdict(llm, embedded) ? kAgreedConfidenceCap : kDisagreedConfidenceCap);
+}
+
 FailureDiagnosis ChooseDiagnosis(const LineWindow& window, const FailureDiagnosis& embedded,
                                  const DiagnosisChoice& choice, std::string* backend) {
   *backend = "embedded";
@@ -109,6 +127,7 @@ FailureDiagnosis ChooseDiagnosis(const LineWindow& window, const FailureDiagnosi
     return embedded;
   }
   *backend = "llm";
+  r.diagnosis->confidence = CappedLlmConfidence(*r.diagnosis, embedded);
   return *r.diagnosis;
 }
 

@@ -1,9 +1,6 @@
 #include "llm/chat_client.h"
 
-#include <httplib.h>
-
 #include <chrono>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -12,51 +9,9 @@
 namespace schedmate {
 namespace {
 
-// Splits "http://host:port/prefix" into the origin and the path prefix.
-void SplitUrl(const std::string& url, std::string* origin, std::string* prefix) {
-  size_t scheme = url.find("://");
-  size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  *origin = path == std::string::npos ? url : url.substr(0, path);
-  *prefix = path == std::string::npos ? "" : url.substr(path);
-  while (!prefix->empty() && prefix->back() == '/') prefix->pop_back();
-  if (prefix->size() < 3 || prefix->compare(prefix->size() - 3, 3, "/v1") != 0) *prefix += "/v1";
-}
-
-void SetTimeout(double seconds, time_t* sec, time_t* usec) {
-  *sec = static_cast<time_t>(seconds);
-  *usec = static_cast<time_t>((seconds - static_cast<double>(*sec)) * 1e6);
-}
-
-LlmError Error(LlmErrorKind k, std::string m, int status = 0) { return {k, status, std::move(m)}; }
-
-bool Retryable(const LlmError& e) {
-  return e.kind == LlmErrorKind::kConnection || e.kind == LlmErrorKind::kTimeout ||
-         (e.kind == LlmErrorKind::kHttp && (e.http_status == 429 || e.http_status >= 500));
-}
+LlmError Error(LlmErrorKind k, std::string m) { return {k, 0, std::move(m)}; }
 
 }  // namespace
-
-std::string_view LlmErrorKindName(LlmErrorKind k) {
-  switch (k) {
-    case LlmErrorKind::kConnection: return "connection";
-    case LlmErrorKind::kTimeout: return "timeout";
-    case LlmErrorKind::kHttp: return "http";
-    case LlmErrorKind::kInvalidJson: return "invalid_json";
-    case LlmErrorKind::kSchemaViolation: return "schema_violation";
-    case LlmErrorKind::kUngrounded: return "ungrounded";
-  }
-  return "unknown";
-}
-
-Status LlmError::ToStatus() const {
-  std::string m = "llm " + std::string(LlmErrorKindName(kind)) + ": " + message;
-  switch (kind) {
-    case LlmErrorKind::kConnection: return Unavailable(m);
-    case LlmErrorKind::kTimeout: return Status(StatusCode::kDeadlineExceeded, m);
-    case LlmErrorKind::kHttp: return http_status == 429 || http_status >= 500 ? Unavailable(m) : FailedPrecondition(m);
-    default: return DataLoss(m);
-  }
-}
 
 Result<Json> ParseAnswerJson(std::string_view content) {
   auto direct = ParseJson(content, "llm answer");
@@ -95,62 +50,6 @@ Json ChatClient::RequestBody(const ChatRequest& r) const {
       break;
   }
   return body;
-}
-
-PostResult PostJson(const LlmEndpoint& endpoint, const std::string& path, const std::string& body) {
-  PostResult out;
-  std::string origin, prefix;
-  SplitUrl(endpoint.base_url, &origin, &prefix);
-  httplib::Client client(origin);
-  time_t s, us;
-  SetTimeout(endpoint.connect_timeout_s, &s, &us);
-  client.set_connection_timeout(s, us);
-  SetTimeout(endpoint.read_timeout_s, &s, &us);
-  client.set_read_timeout(s, us);
-  client.set_write_timeout(s, us);
-  httplib::Headers headers;
-  if (!endpoint.api_key.empty()) headers.emplace("Authorization", "Bearer " + endpoint.api_key);
-  auto t0 = std::chrono::steady_clock::now();
-  auto res = client.Post((prefix + path).c_str(), headers, body, "application/json");
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!res) {
-    httplib::Error e = res.error();
-    bool timeout = e == httplib::Error::Read || e == httplib::Error::Write ||
-                   (e == httplib::Error::Connection && elapsed >= endpoint.connect_timeout_s * 0.9);
-    out.error = Error(timeout ? LlmErrorKind::kTimeout : LlmErrorKind::kConnection,
-                      endpoint.base_url + ": " + httplib::to_string(e));
-    return out;
-  }
-  if (res->status < 200 || res->status >= 300) {
-    out.error = Error(LlmErrorKind::kHttp, endpoint.base_url + ": HTTP " + std::to_string(res->status) + ": " +
-                                               res->body.substr(0, 200), res->status);
-    return out;
-  }
-  if (res->body.size() > endpoint.max_response_bytes) {
-    out.error = Error(LlmErrorKind::kInvalidJson, "response larger than " + std::to_string(endpoint.max_response_bytes) + " bytes");
-    return out;
-  }
-  auto parsed = ParseJson(res->body, "response");
-  if (!parsed.ok() || !parsed->is_object()) {
-    out.error = Error(LlmErrorKind::kInvalidJson, "body is not a JSON object");
-    return out;
-  }
-  out.body = std::move(*parsed);
-  return out;
-}
-
-PostResult PostJsonWithRetries(const LlmEndpoint& endpoint, const std::string& path, const std::string& body,
-                               int* attempts) {
-  PostResult r;
-  double backoff = endpoint.backoff_s;
-  for (int attempt = 0; attempt <= endpoint.max_retries; ++attempt) {
-    r = PostJson(endpoint, path, body);
-    *attempts = attempt + 1;
-    if (r.body || !Retryable(*r.error) || attempt == endpoint.max_retries) break;
-    std::this_thread::sleep_for(std::chrono::duration<double>(backoff));
-    backoff *= 2;
-  }
-  return r;
 }
 
 ChatResult ChatClient::Interpret(const ChatRequest& request, const Json& j) {

@@ -6,10 +6,12 @@
 //
 // Every failure comes back as a typed LlmError, never an exception, so the
 // caller falls back to its embedded backend: refused connection, timeout,
-// HTTP error, a body that is not JSON, an answer that violates the schema,
-// or one that names a value the source text does not contain (the caller's
-// grounding check). Transport failures, 429 and 5xx are retried a bounded
-// number of times with exponential backoff; content failures are not.
+// HTTP error, an oversized answer, a body that is not JSON, an answer that
+// violates the schema, or one that names a value the source text does not
+// contain (the caller's grounding check). Transport failures, 429 and 5xx are retried a bounded
+// number of times with exponential backoff; content failures are not. One
+// question, retries included, ends within endpoint.deadline_s of being
+// sent, and no answer larger than endpoint.max_response_bytes is read.
 // At most `max_concurrency` requests are in flight per client.
 // Thread safe.
 #ifndef SCHEDMATE_LLM_CHAT_CLIENT_H_
@@ -25,41 +27,10 @@
 
 #include "core/json.h"
 #include "core/status.h"
+#include "llm/endpoint.h"
+#include "llm/http_post.h"
 
 namespace schedmate {
-
-enum class SchemaMode { kOpenAi, kVllm, kLlamaCpp };
-
-struct LlmEndpoint {
-  std::string base_url = "http://127.0.0.1:8000";  // "/v1" is appended when absent
-  std::string model = "default";
-  std::string api_key;             // sent as "Authorization: Bearer …" when set
-  double connect_timeout_s = 2;
-  double read_timeout_s = 30;
-  int max_retries = 2;             // extra attempts after the first
-  double backoff_s = 0.5;          // doubled per retry
-  int max_concurrency = 4;
-  SchemaMode schema_mode = SchemaMode::kOpenAi;
-  int max_tokens = 512;
-  size_t max_response_bytes = 1u << 20;
-};
-
-enum class LlmErrorKind {
-  kConnection,       // refused, reset, DNS
-  kTimeout,          // connect or read timeout
-  kHttp,             // non-2xx status
-  kInvalidJson,      // the body or the answer is not JSON
-  kSchemaViolation,  // the answer does not match the schema
-  kUngrounded,       // a value not present in the source text
-};
-std::string_view LlmErrorKindName(LlmErrorKind k);
-
-struct LlmError {
-  LlmErrorKind kind;
-  int http_status = 0;
-  std::string message;
-  Status ToStatus() const;
-};
 
 struct ChatRequest {
   std::string system, user;
@@ -95,17 +66,6 @@ class ChatClient {
   std::condition_variable cv_;
   int in_flight_ = 0;
 };
-
-// One POST of a JSON body to `<base_url>/v1<path>`: transport errors, HTTP
-// status and a non-JSON body become an LlmError. With retries: transport
-// failures, 429 and 5xx are retried with exponential backoff.
-struct PostResult {
-  std::optional<Json> body;
-  std::optional<LlmError> error;
-};
-PostResult PostJson(const LlmEndpoint& endpoint, const std::string& path, const std::string& body);
-PostResult PostJsonWithRetries(const LlmEndpoint& endpoint, const std::string& path, const std::string& body,
-                               int* attempts);
 
 // Extracts the JSON object from an answer text: plain JSON, or JSON inside
 // a ``` fence or surrounded by prose.

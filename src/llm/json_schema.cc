@@ -11,12 +11,9 @@ bool HasType(const Json& v, const std::string& t) {
   if (t == "array") return v.is_array();
   if (t == "string") return v.is_string();
   if (t == "boolean") return v.is_boolean();
-  if (t == "integer") {
-    if (v.is_number_integer()) return true;
-    if (!v.is_number_float()) return false;
-    double d = v.get<double>();
-    return d == static_cast<double>(static_cast<int64_t>(d));
-  }
+  // Only an integer literal: a float such as 3.0, 1e8 or 1e19 is refused,
+  // never truncated, so a line number or step is the one the model wrote.
+  if (t == "integer") return v.is_number_integer();
   if (t == "number") return v.is_number();
   return false;
 }

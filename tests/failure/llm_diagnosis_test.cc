@@ -46,6 +46,86 @@ TEST(LlmDiagnosis, GroundedAnswerUsedOtherwiseFallback) {
   }
 }
 
+// Answers `content` whatever the question.
+FakeChatServer::Handler Says(std::string content) {
+  return [content](const std::string&, const Json&, httplib::Response& res) {
+    res.set_content(ChatCompletion(content).dump(), "application/json");
+  };
+}
+
+std::string ChooseWith(const std::string& content, FailureDiagnosis* d = nullptr) {
+  FakeChatServer server(Says(content));
+  ChatClient client(server.Endpoint("any"));
+  LineWindow w = Log();
+  std::string by;
+  FailureDiagnosis chosen = ChooseDiagnosis(w, DiagnoseWindow(w).diagnosis, {BackendKind::kLlm, &client}, &by);
+  if (d) *d = chosen;
+  return by;
+}
+
+// A verdict must cite shown lines: no root cause, no evidence for an
+// infrastructure verdict, or a line given as a float is refused, and the
+// embedded answer stands.
+TEST(LlmDiagnosis, AVerdictWithoutShownLinesIsRefused) {
+  struct Case {
+    const char* answer;
+    const char* by;
+  } cases[] = {
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":null,"evidence":[],"confidence":1.0})",
+       "embedded (llm ungrounded)"},
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42,"evidence":[],"confidence":1.0})",
+       "embedded (llm ungrounded)"},
+      {R"({"error_type":"user_script","faulty_component":null,"root_cause_line":null,"evidence":[42],"confidence":1.0})",
+       "embedded (llm ungrounded)"},
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42,"evidence":[42, 7],"confidence":1.0})",
+       "embedded (llm ungrounded)"},
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":1e8,"evidence":[42],"confidence":1.0})",
+       "embedded (llm schema_violation)"},
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42.0,"evidence":[42],"confidence":1.0})",
+       "embedded (llm schema_violation)"},
+      {R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42,"evidence":[4.2e1],"confidence":1.0})",
+       "embedded (llm schema_violation)"},
+  };
+  for (const Case& c : cases) {
+    FailureDiagnosis d;
+    EXPECT_EQ(ChooseWith(c.answer, &d), c.by) << c.answer;
+    EXPECT_EQ(d.root_cause_line_index, 42) << c.answer;
+    EXPECT_NE(d.error_type, FailureDiagnosis::ErrorType::kInfrastructure) << c.answer;
+  }
+  // "unknown" may cite no line; an infrastructure verdict citing shown lines is used.
+  EXPECT_EQ(ChooseWith(R"({"error_type":"unknown","faulty_component":null,"root_cause_line":null,"evidence":[],"confidence":0.3})"),
+            "llm");
+  EXPECT_EQ(ChooseWith(R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42,"evidence":[41],"confidence":0.9})"),
+            "llm");
+}
+
+// The model's confidence is capped by the embedded backend's agreement.
+TEST(LlmDiagnosis, ConfidenceIsCappedByTheEmbeddedAgreement) {
+  LineWindow w = Log();
+  FailureDiagnosis embedded = DiagnoseWindow(w).diagnosis;
+  ASSERT_NE(embedded.error_type, FailureDiagnosis::ErrorType::kInfrastructure);
+  FailureDiagnosis d;
+  ASSERT_EQ(ChooseWith(R"({"error_type":"infrastructure","faulty_component":"gpu","root_cause_line":42,"evidence":[42],"confidence":1.0})",
+                       &d),
+            "llm");
+  EXPECT_DOUBLE_EQ(d.confidence, kDisagreedConfidenceCap);
+  EXPECT_LT(d.confidence, 0.8);  // below the recovery guard: the model alone never isolates a node
+
+  FailureDiagnosis agreeing = embedded;
+  agreeing.confidence = 1.0;
+  EXPECT_DOUBLE_EQ(CappedLlmConfidence(agreeing, embedded), kAgreedConfidenceCap);
+  agreeing.confidence = 0.6;
+  EXPECT_DOUBLE_EQ(CappedLlmConfidence(agreeing, embedded), 0.6);
+
+  FailureDiagnosis gpu, network;
+  gpu.error_type = network.error_type = FailureDiagnosis::ErrorType::kInfrastructure;
+  gpu.faulty_component = "gpu";
+  network.faulty_component = "network";
+  gpu.confidence = 0.99;
+  EXPECT_DOUBLE_EQ(CappedLlmConfidence(gpu, network), kDisagreedConfidenceCap);  // another component
+  EXPECT_DOUBLE_EQ(CappedLlmConfidence(gpu, gpu), kAgreedConfidenceCap);
+}
+
 TEST(LlmDiagnosis, CascadeAsksOnlyWhenUnsure) {
   FakeChatServer server(Answer);
   ChatClient client(server.Endpoint("honest"));

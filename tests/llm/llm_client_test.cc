@@ -5,6 +5,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -108,13 +110,13 @@ TEST(ChatClient, UngroundedAnswerIsRejected) {
 TEST(ChatClient, TimeoutRefusedAndRetriedFlakyServer) {
   FakeLlmServer server;
   LlmEndpoint slow = server.Endpoint("slow");
-  slow.read_timeout_s = 0.3;
+  slow.deadline_s = 0.3;
   slow.max_retries = 1;
   ChatResult t = ChatClient(slow).Complete(Request());
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.error->kind, LlmErrorKind::kTimeout);
-  EXPECT_EQ(t.attempts, 2);
-  slow.read_timeout_s = 5;  // a slow answer within the limit is fine
+  EXPECT_EQ(t.attempts, 1);  // the timeout used the whole budget: no time for a retry
+  slow.deadline_s = 5;  // a slow answer within the limit is fine
   EXPECT_TRUE(ChatClient(slow).Complete(Request()).ok());
 
   LlmEndpoint refused = server.Endpoint("ok");
@@ -127,6 +129,85 @@ TEST(ChatClient, TimeoutRefusedAndRetriedFlakyServer) {
   ChatResult f = ChatClient(server.Endpoint("flaky")).Complete(Request());
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f.attempts, 3);
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A server that accepts and never answers: one timeout at the deadline, not
+// one per retry.
+TEST(ChatClient, SilentServerTimesOutAtTheDeadline) {
+  FakeChatServer silent(FakeChatServer::Fault::kSilent);
+  LlmEndpoint e = silent.Endpoint("any");
+  e.deadline_s = 1.0;
+  e.max_retries = 2;
+  auto t0 = std::chrono::steady_clock::now();
+  ChatResult r = ChatClient(e).Complete(Request());
+  double s = SecondsSince(t0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->kind, LlmErrorKind::kTimeout) << r.error->message;
+  EXPECT_EQ(r.attempts, 1);
+  EXPECT_GE(s, 0.95);
+  EXPECT_LE(s, 1.1);
+}
+
+// One byte a second, status line and headers included, restarts every
+// per-read timeout; the wall-clock deadline still ends it.
+TEST(ChatClient, TricklingServerTimesOutAtTheDeadline) {
+  TricklingServer trickle(HttpChatResponse(R"({"step": 1200, "loss": 2.5})"), std::chrono::milliseconds(1000));
+  LlmEndpoint e = trickle.Endpoint();
+  e.deadline_s = 1.5;
+  e.max_retries = 2;
+  auto t0 = std::chrono::steady_clock::now();
+  ChatResult r = ChatClient(e).Complete(Request());
+  double s = SecondsSince(t0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->kind, LlmErrorKind::kTimeout) << r.error->message;
+  EXPECT_LE(s, 1.65);
+  EXPECT_EQ(trickle.connections(), 1);
+}
+
+// The same response, trickled fast enough, is a good answer: the deadline
+// cuts slow exchanges, not piecewise ones.
+TEST(ChatClient, AnAnswerTrickledWithinTheDeadlineIsUsed) {
+  TricklingServer trickle(HttpChatResponse(R"({"step": 1200, "loss": 2.5})"), std::chrono::milliseconds(1));
+  LlmEndpoint e = trickle.Endpoint();
+  e.deadline_s = 5;
+  ChatResult r = ChatClient(e).Complete(Request());
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  EXPECT_EQ((*r.answer)["step"], 1200);
+}
+
+// A huge answer is refused while it is read, streamed or declared.
+TEST(ChatClient, HugeAnswerIsCutOffWhileReading) {
+  for (auto fault : {FakeChatServer::Fault::kHugeStreamed, FakeChatServer::Fault::kHugeDeclared}) {
+    FakeChatServer huge(fault, 64u << 20);
+    LlmEndpoint e = huge.Endpoint("any");
+    e.deadline_s = 10;
+    auto t0 = std::chrono::steady_clock::now();
+    ChatResult r = ChatClient(e).Complete(Request());
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->kind, LlmErrorKind::kTooLarge) << r.error->message;
+    EXPECT_EQ(r.attempts, 1);  // not retried: the same question gets the same answer
+    EXPECT_LT(SecondsSince(t0), 1.0);
+  }
+}
+
+// Retries after quick failures stop when the budget cannot hold the backoff.
+TEST(ChatClient, RetriesStayWithinTheDeadline) {
+  FakeLlmServer server;
+  LlmEndpoint e = server.Endpoint("http500");
+  e.deadline_s = 1.0;
+  e.max_retries = 4;
+  e.backoff_s = 0.2;
+  auto t0 = std::chrono::steady_clock::now();
+  ChatResult r = ChatClient(e).Complete(Request());
+  double s = SecondsSince(t0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->kind, LlmErrorKind::kHttp);
+  EXPECT_EQ(r.attempts, 3);  // 0.2 s and 0.4 s of backoff fit; 0.8 s more would not
+  EXPECT_LE(s, 1.1);
 }
 
 TEST(ChatClient, ConcurrencyIsLimited) {
@@ -162,7 +243,33 @@ TEST(JsonSchema, RejectsWithThePath) {
   EXPECT_NE(bad.message().find("$.step"), std::string::npos) << bad.message();
   EXPECT_FALSE(ValidateJsonSchema(s, Json::parse(R"({"loss": 1})")).ok());
   EXPECT_FALSE(ValidateJsonSchema(s, Json::parse(R"({"step": 1, "extra": 2})")).ok());
-  EXPECT_TRUE(ValidateJsonSchema(s, Json::parse(R"({"step": 3.0})")).ok());
+}
+
+// An integer field takes an integer literal only: a float is refused, never
+// truncated or converted (1e19 does not fit an int64_t; converting it was
+// undefined behaviour found by fuzz_llm_answer, seed fuzz/corpus/llm/line_1e19.json).
+TEST(JsonSchema, IntegerMeansAnIntegerLiteral) {
+  Json s = Schema();
+  for (const char* bad : {R"({"step": 3.0})", R"({"step": 1e8})", R"({"step": 3.5})", R"({"step": 1e19})",
+                          R"({"step": -1e19})"}) {
+    Status st = ValidateJsonSchema(s, Json::parse(bad));
+    EXPECT_FALSE(st.ok()) << bad;
+    EXPECT_NE(st.message().find("$.step: expected integer|null"), std::string::npos) << st.message();
+  }
+  EXPECT_TRUE(ValidateJsonSchema(s, Json::parse(R"({"step": 100000000})")).ok());
+  EXPECT_TRUE(ValidateJsonSchema(s, Json::parse(R"({"step": 18446744073709551615})")).ok());
+}
+
+TEST(JsonSchema, TheFuzzReproducerIsASchemaError) {
+  std::ifstream seed(std::string(SCHEDMATE_SOURCE_DIR) + "/fuzz/corpus/llm/line_1e19.json");
+  ASSERT_TRUE(seed) << "the seed file is missing";
+  std::stringstream text;
+  text << seed.rdbuf();
+  auto answer = ParseAnswerJson(text.str());
+  ASSERT_TRUE(answer.ok()) << answer.status().message();
+  Status st = ValidateJsonSchema(Json::parse(R"({"type": "object", "properties": {"line": {"type": ["integer", "null"]}}})"),
+                                 *answer);
+  EXPECT_NE(st.message().find("$.line"), std::string::npos) << st.message();
 }
 
 TEST(Grounding, NumbersAndDerivedForms) {

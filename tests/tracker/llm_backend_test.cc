@@ -1,6 +1,11 @@
 // The Tracker's LLM backend and cascade against a local OpenAI-compatible
 // server: answers are used when grounded, and every failure falls back to
 // the embedded parser.
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "support/fake_chat_server.h"
@@ -72,6 +77,63 @@ TEST(LlmBackend, CascadeAsksOnlyWhenUnsure) {
   EXPECT_LT(unsure.Finish().confidence, 0.75);
   ChooseProgress(unsure, {TrackerBackend::kCascade, &client, 0.75});
   EXPECT_EQ(server.requests(), 1);
+}
+
+// The process's peak resident set since ResetPeakRss, in MB (VmHWM; writing
+// 5 to clear_refs resets it, Linux ≥ 4.0).
+void ResetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+double PeakRssMb() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  double kb = 0;
+  while (status >> key)
+    if (key == "VmHWM:") status >> kb;
+  return kb / 1024;
+}
+
+// A server that misbehaves in one way, and the reason the fallback names.
+struct FaultCase {
+  const char* name;
+  std::function<std::unique_ptr<FakeChatServer>()> fake;  // null: the trickling server
+  const char* backend;
+};
+
+// Each fault an LLM endpoint can throw at the Tracker falls back to the
+// embedded report within the deadline (+10 %), in bounded memory, and the
+// report names the reason.
+TEST(LlmBackend, EachFaultFallsBackWithinTheDeadlineInBoundedMemory) {
+  constexpr double kDeadline = 1.5;
+  const std::vector<FaultCase> cases = {
+      {"silent", [] { return std::make_unique<FakeChatServer>(FakeChatServer::Fault::kSilent); },
+       "embedded (llm timeout)"},
+      {"trickling 1 byte/s", nullptr, "embedded (llm timeout)"},
+      {"huge, 128 MB streamed",
+       [] { return std::make_unique<FakeChatServer>(FakeChatServer::Fault::kHugeStreamed, 128u << 20); },
+       "embedded (llm too_large)"},
+      {"huge, 128 MB declared",
+       [] { return std::make_unique<FakeChatServer>(FakeChatServer::Fault::kHugeDeclared, 128u << 20); },
+       "embedded (llm too_large)"},
+      {"ungrounded", [] { return std::make_unique<FakeChatServer>(Answer); }, "embedded (llm ungrounded)"},
+  };
+  ProgressScan scan = Scanned(Log());
+  for (const FaultCase& c : cases) {
+    std::unique_ptr<FakeChatServer> fake = c.fake ? c.fake() : nullptr;
+    TricklingServer trickle(HttpChatResponse("{}"), std::chrono::milliseconds(1000));
+    LlmEndpoint e = fake ? fake->Endpoint("liar") : trickle.Endpoint();
+    e.deadline_s = kDeadline;
+    e.max_retries = 2;
+    ChatClient client(e);
+    ResetPeakRss();
+    auto t0 = std::chrono::steady_clock::now();
+    ProgressReport r = ChooseProgress(scan, {TrackerBackend::kCascade, &client, 1.01});
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double rss = PeakRssMb();
+    std::printf("  %-22s %-28s %.3f s  peak RSS %.1f MB\n", c.name, r.backend.c_str(), s, rss);
+    EXPECT_EQ(r.backend, c.backend) << c.name;
+    EXPECT_EQ(r.step, 20) << c.name;  // the embedded report
+    EXPECT_LE(s, kDeadline * 1.1) << c.name;
+    EXPECT_LT(rss, 100) << c.name;
+  }
 }
 
 }  // namespace
