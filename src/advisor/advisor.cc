@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/facts_json.h"
 #include "core/json.h"
 #include "text/hashed_ngram_embedder.h"
 
@@ -34,6 +35,17 @@ std::optional<std::string> Field(const std::optional<Json>& j, const char* field
   return it->get<std::string>();
 }
 
+// The fields that say what is trained, as ToJson(WorkloadMetadata) names them.
+constexpr const char* kInformativeFields[] = {"model_name",          "model_type", "dataset",
+                                              "training_iterations", "batch_size", "d_model",
+                                              "num_layers",          "num_params", "seq_len"};
+
+bool Stated(const Json& j, const char* field) {
+  auto it = j.find(field);
+  if (it == j.end() || it->is_null()) return false;
+  return !it->is_string() || !it->get_ref<const std::string&>().empty();
+}
+
 // The budget ratio query/match when both state one of the same kind.
 double BudgetScale(const WorkloadMetadata& md, const std::optional<Json>& j) {
   if (!j || !md.training_iterations || *md.training_iterations <= 0) return 1.0;
@@ -43,7 +55,61 @@ double BudgetScale(const WorkloadMetadata& md, const std::optional<Json>& j) {
   return static_cast<double>(*md.training_iterations) / it->get<double>();
 }
 
+struct Used {
+  HistoryRecord record;
+  double score, scale;
+};
+
+// The hits that may stand for the query: completed before `as_of_s`, stated
+// informatively, with the same model and dataset where both state them, and
+// within the tie margin of the best. Empty → `why` says what excluded them.
+std::vector<Used> SelectMatches(const WorkloadMetadata& md, const std::vector<IndexHit>& hits, HistoryStore& store,
+                                int64_t as_of_s, const EstimateOptions& o, std::string* why) {
+  std::vector<Used> used;
+  int sparse = 0, differ = 0;
+  for (const auto& h : hits) {
+    if (used.size() >= o.k) break;
+    if (!used.empty() && h.score < used.front().score - o.tie_margin) break;  // hits are best first
+    auto r = store.Get(h.job_id);
+    if (!r.ok() || !r->has_value()) continue;
+    const HistoryRecord& rec = **r;
+    if (rec.completed_at_s >= as_of_s) continue;  // belt and braces: never the future
+    auto meta = StoredMetadata(rec);
+    if (!meta || !SparseMetadataReason(*meta).empty()) {
+      ++sparse;
+      continue;
+    }
+    auto model = Field(meta, "model_name");
+    auto data = Field(meta, "dataset");
+    bool same_model = !md.model_name || !model || Norm(*md.model_name) == Norm(*model);
+    bool same_data = !md.dataset || !data || Norm(*md.dataset) == Norm(*data);
+    if (!same_model || !same_data) {
+      ++differ;
+      continue;
+    }
+    used.push_back({rec, h.score, BudgetScale(md, meta)});
+  }
+  if (!used.empty()) return used;
+  if (hits.empty())
+    *why = "no history match above the score threshold";
+  else if (sparse > 0 && differ == 0)
+    *why = "the similar jobs' metadata is too sparse to match";
+  else
+    *why = "similar jobs differ in model or dataset";
+  return used;
+}
+
 }  // namespace
+
+std::string SparseMetadataReason(const Json& metadata) {
+  if (!metadata.is_object()) return "no metadata";
+  int stated = 0;
+  for (const char* field : kInformativeFields) stated += Stated(metadata, field);
+  bool names_it = Stated(metadata, "model_name") || Stated(metadata, "dataset");
+  if (stated >= kMinInformativeFields && names_it) return "";
+  return std::to_string(stated) + " of the fields that say what is trained are known; a match needs " +
+         std::to_string(kMinInformativeFields) + ", one of them the model or the dataset";
+}
 
 double EndReasonWeight(EndReason r) {
   switch (r) {
@@ -101,31 +167,13 @@ std::vector<float> Fingerprint(const WorkloadMetadata& md) {
 DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorIndex& index, HistoryStore& store,
                                      int64_t as_of_s, const EstimateOptions& o) {
   DurationEstimate e;
-  auto hits = index.Search(Fingerprint(md), o.k * 3, as_of_s, o.min_score);  // room for the identity check
-  struct Used {
-    HistoryRecord record;
-    double score, scale;
-  };
-  std::vector<Used> used;
-  for (const auto& h : hits) {
-    if (used.size() >= o.k) break;
-    if (!used.empty() && h.score < used.front().score - o.tie_margin) break;  // hits are best first
-    auto r = store.Get(h.job_id);
-    if (!r.ok() || !r->has_value()) continue;
-    const HistoryRecord& rec = **r;
-    if (rec.completed_at_s >= as_of_s) continue;  // belt and braces: never the future
-    auto meta = StoredMetadata(rec);
-    auto model = Field(meta, "model_name");
-    auto data = Field(meta, "dataset");
-    if (md.model_name && model && Norm(*md.model_name) != Norm(*model)) continue;
-    if (md.dataset && data && Norm(*md.dataset) != Norm(*data)) continue;
-    used.push_back({rec, h.score, BudgetScale(md, meta)});
-  }
-  if (used.empty()) {
-    e.fallback_reason = hits.empty() ? "no history match above the score threshold"
-                                     : "similar jobs differ in model or dataset";
+  if (std::string why = SparseMetadataReason(ToJson(md)); !why.empty()) {
+    e.fallback_reason = "metadata too sparse to match: " + why;
     return e;
   }
+  auto hits = index.Search(Fingerprint(md), o.k * 3, as_of_s, o.min_score);  // room for the identity check
+  std::vector<Used> used = SelectMatches(md, hits, store, as_of_s, o, &e.fallback_reason);
+  if (used.empty()) return e;
   double wsum = 0, dur = 0, util_w = 0, util = 0, lo = 1e300, hi = 0, mem = 0;
   int mem_n = 0;
   for (const auto& [rec, score, scale] : used) {

@@ -14,6 +14,16 @@
 // lower bound) and optional time decay; a match with another iteration
 // budget of the same kind is scaled by the budget ratio. No match, or a
 // spread above max_spread → `fallback`, and the caller keeps its own estimator.
+//
+// Near-empty metadata never matches, neither as the query nor as a stored
+// record (issue 16 item 9): a binary or a trivial script renders only "one
+// GPU, python, fp32", so every such job would match every other at score 1.0
+// and one user's opaque job would set everyone's estimate. Metadata is
+// informative when it states at least kMinInformativeFields of the fields that
+// say what is trained — model, task, dataset, iteration budget, batch size,
+// d_model, layers, parameters, sequence length — one of them the model or the
+// dataset. How a job runs (GPUs, precision, framework, launcher) is the same
+// for most scripts and does not count.
 #ifndef SCHEDMATE_ADVISOR_ADVISOR_H_
 #define SCHEDMATE_ADVISOR_ADVISOR_H_
 
@@ -21,6 +31,7 @@
 #include <vector>
 
 #include "core/facts.h"
+#include "core/json.h"
 #include "history/record.h"
 #include "history/store.h"
 #include "history/vector_index.h"
@@ -28,6 +39,11 @@
 namespace schedmate {
 
 inline constexpr int kFingerprintDimension = 256;
+inline constexpr int kMinInformativeFields = 2;
+
+// Why `metadata` (WorkloadMetadata as JSON, core/facts_json.h) is too sparse
+// to match, or "" when it is informative enough.
+std::string SparseMetadataReason(const Json& metadata);
 
 std::string CanonicalRendering(const WorkloadMetadata& md);
 std::vector<float> Fingerprint(const WorkloadMetadata& md);

@@ -20,6 +20,7 @@
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "core/time_format.h"
+#include "history/jsonl_import.h"
 #include "history/redis_store.h"
 #include "history/sqlite_store.h"
 #include "repo/snapshot.h"
@@ -138,6 +139,7 @@ struct HistoryArgs {
   // import / export / show
   std::string file, id, out;
   bool json = false;
+  bool force = false;  // import: replace stored records that completed later
 };
 
 void HistoryAdd(const HistoryArgs& a) {
@@ -167,22 +169,20 @@ void HistoryAdd(const HistoryArgs& a) {
               md->model_name.value_or("model unknown").c_str(), (long long)r.duration_s, a.end_reason.c_str());
 }
 
-// JSONL of records (RecordToJson plus "fingerprint": [floats]).
+// JSONL of records (RecordToJson plus "fingerprint": [floats]); all or nothing
+// in SQLite, resumable chunks in Redis (history/jsonl_import.h).
 void HistoryImport(const HistoryArgs& a) {
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
-  int n = 0;
-  Status s = ForEachJsonLine(a.file, [&](const Json& j, const std::string& where) -> Status {
-    ASSIGN_OR_RETURN(HistoryRecord r, RecordFromJson(j, where));
-    if (auto fp = j.find("fingerprint"); fp != j.end() && fp->is_array())
-      for (const auto& x : *fp)
-        if (x.is_number()) r.fingerprint.push_back(x.get<float>());
-    RETURN_IF_ERROR((*store)->Put(r));
-    ++n;
-    return Status::Ok();
-  });
-  if (!s.ok()) CommandFailed(s);
-  std::printf("imported %d records into %s\n", n, (*store)->Describe().c_str());
+  auto counts = ImportJsonl(**store, a.file, a.force);
+  if (!counts.ok()) CommandFailed(counts.status());
+  std::printf("imported %lld records into %s", (long long)counts->written, (*store)->Describe().c_str());
+  if (counts->resumed_after > 0)
+    std::printf(" (resumed after the %lld records an interrupted import committed)", (long long)counts->resumed_after);
+  std::printf("\n");
+  if (counts->skipped_older > 0)
+    std::printf("skipped %lld records older than the stored run of the same job (--force replaces them)\n",
+                (long long)counts->skipped_older);
 }
 
 // `list`: one line per record (times in ISO 8601), or with --json one JSON
@@ -304,8 +304,12 @@ void AddAdviseCommand(CLI::App& app) {
   add->add_option("--gpu-type", h->gpu_type, "GPU type, e.g. A100");
   history_option(add);
   add->callback([h] { HistoryAdd(*h); });
-  CLI::App* imp = hist->add_subcommand("import", "Import records from JSONL (the export format).");
+  CLI::App* imp = hist->add_subcommand(
+      "import",
+      "Import records from JSONL (the export format): all or nothing in SQLite, resumable chunks in Redis;\n"
+      "a record older than the stored run of its job is skipped unless --force.");
   imp->add_option("FILE", h->file, "JSONL file")->required();
+  imp->add_flag("--force", h->force, "Replace stored records even when the stored run completed later");
   history_option(imp);
   imp->callback([h] { HistoryImport(*h); });
   CLI::App* list = hist->add_subcommand("list", "One line per record (completion times in ISO 8601 UTC).");

@@ -30,4 +30,10 @@ Result<std::optional<HistoryRecord>> CachedHistoryStore::Get(const std::string& 
   return r;
 }
 
+Result<ImportCounts> CachedHistoryStore::Import(const RecordSource& source, const ImportOptions& options) {
+  cache_.clear();
+  order_.clear();
+  return inner_.Import(source, options);
+}
+
 }  // namespace schedmate

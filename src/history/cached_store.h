@@ -22,6 +22,8 @@ class CachedHistoryStore final : public HistoryStore {
   Result<std::optional<HistoryRecord>> Get(const std::string& job_id) override;
   Result<int64_t> Count() override { return inner_.Count(); }
   Status ForEach(const std::function<Status(const HistoryRecord&)>& fn) override { return inner_.ForEach(fn); }
+  // Forgets the cache: an import may replace any record.
+  Result<ImportCounts> Import(const RecordSource& source, const ImportOptions& options) override;
   int64_t hits() const { return hits_; }
 
  private:

@@ -17,6 +17,7 @@ class SqliteHistory : public HistoryStore {
   ~SqliteHistory() override {
     if (pending_ > 0) sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr);
     sqlite3_finalize(insert_);
+    sqlite3_finalize(upsert_);
     sqlite3_close_v2(db_);
   }
   std::string Describe() const override { return "sqlite:" + path_; }
@@ -27,22 +28,24 @@ class SqliteHistory : public HistoryStore {
     if (!insert_ && sqlite3_prepare_v2(db_, sql, -1, &insert_, nullptr) != SQLITE_OK) return Error("prepare insert");
     if (o_.group_commit > 1 && pending_ == 0 && sqlite3_exec(db_, "BEGIN", nullptr, nullptr, nullptr) != SQLITE_OK)
       return Error("begin");
-    sqlite3_stmt* st = insert_;
-    sqlite3_reset(st);
-    std::string body = DumpJson(RecordToJson(r));
-    sqlite3_bind_text(st, 1, r.job_id.c_str(), static_cast<int>(r.job_id.size()), SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 2, r.completed_at_s);
-    sqlite3_bind_text(st, 3, body.c_str(), static_cast<int>(body.size()), SQLITE_TRANSIENT);
-    sqlite3_bind_blob(st, 4, r.fingerprint.data(), static_cast<int>(r.fingerprint.size() * sizeof(float)),
-                      SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 5, r.schema_version);
-    int rc = sqlite3_step(st);
-    if (rc != SQLITE_DONE) return Error("insert " + r.job_id);
-    if (o_.group_commit > 1 && ++pending_ >= o_.group_commit) {
-      pending_ = 0;
-      if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return Error("commit");
-    }
+    BindRecord(insert_, r);
+    if (sqlite3_step(insert_) != SQLITE_DONE) return Error("insert " + r.job_id);
+    if (o_.group_commit > 1 && ++pending_ >= o_.group_commit) return CommitPending();
     return Status::Ok();
+  }
+
+  // One transaction: BEGIN IMMEDIATE takes the write lock up front (another
+  // writer waits for the busy timeout rather than failing at COMMIT), and a
+  // process killed before COMMIT leaves the store as it was.
+  Result<ImportCounts> Import(const RecordSource& source, const ImportOptions& options) override {
+    RETURN_IF_ERROR(CommitPending());
+    if (sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) return Error("begin import");
+    ImportCounts counts;
+    Status s = source([&](const HistoryRecord& r) { return ImportOne(r, options.force, counts); });
+    if (s.ok() && sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) s = Error("commit import");
+    if (s.ok()) return counts;
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    return s;
   }
 
   Result<std::optional<HistoryRecord>> Get(const std::string& job_id) override {
@@ -100,6 +103,45 @@ class SqliteHistory : public HistoryStore {
     return Unavailable(path_ + ": " + what + ": " + sqlite3_errmsg(db_));
   }
 
+  // Binds ?1..?5 (job_id, completed_at, body, fingerprint, version) of an insert.
+  static void BindRecord(sqlite3_stmt* st, const HistoryRecord& r) {
+    sqlite3_reset(st);
+    std::string body = DumpJson(RecordToJson(r));
+    sqlite3_bind_text(st, 1, r.job_id.c_str(), static_cast<int>(r.job_id.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, r.completed_at_s);
+    sqlite3_bind_text(st, 3, body.c_str(), static_cast<int>(body.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 4, r.fingerprint.data(), static_cast<int>(r.fingerprint.size() * sizeof(float)),
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 5, r.schema_version);
+  }
+
+  // Inserts `r`, or replaces the stored run of its job_id unless that one
+  // completed later (and not `force`): the upsert's WHERE leaves it untouched.
+  Status ImportOne(const HistoryRecord& r, bool force, ImportCounts& counts) {
+    const char* sql =
+        "INSERT INTO records(job_id, completed_at, body, fingerprint, version) VALUES(?1,?2,?3,?4,?5) "
+        "ON CONFLICT(job_id) DO UPDATE SET completed_at = excluded.completed_at, body = excluded.body, "
+        "fingerprint = excluded.fingerprint, version = excluded.version "
+        "WHERE ?6 OR excluded.completed_at >= records.completed_at";
+    if (!upsert_ && sqlite3_prepare_v2(db_, sql, -1, &upsert_, nullptr) != SQLITE_OK) return Error("prepare import");
+    BindRecord(upsert_, r);
+    sqlite3_bind_int(upsert_, 6, force ? 1 : 0);
+    if (sqlite3_step(upsert_) != SQLITE_DONE) return Error("import " + r.job_id);
+    if (sqlite3_changes(db_) > 0) {
+      ++counts.written;
+    } else {
+      ++counts.skipped_older;
+    }
+    return Status::Ok();
+  }
+
+  Status CommitPending() {
+    if (pending_ == 0) return Status::Ok();
+    pending_ = 0;
+    if (sqlite3_exec(db_, "COMMIT", nullptr, nullptr, nullptr) != SQLITE_OK) return Error("commit");
+    return Status::Ok();
+  }
+
   Result<HistoryRecord> Row(sqlite3_stmt* st) const {
     const char* body = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
     std::string where = path_ + ": record";
@@ -117,6 +159,7 @@ class SqliteHistory : public HistoryStore {
   std::string path_;
   SqliteOptions o_;
   sqlite3_stmt* insert_ = nullptr;  // prepared once
+  sqlite3_stmt* upsert_ = nullptr;  // the import's conditional insert, prepared once
   int pending_ = 0;                 // Puts in the open group-commit transaction
 };
 

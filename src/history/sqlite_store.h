@@ -1,6 +1,8 @@
 // The SQLite history backend: one file, WAL journal, schema versioned in
 // `PRAGMA user_version`, fingerprints stored as raw float blobs.
 // Thread safety: one store per thread (SQLite handles the file locking).
+// Import is one transaction (BEGIN IMMEDIATE … COMMIT): all or nothing, even
+// when the process is killed or the source fails half-way.
 #ifndef SCHEDMATE_HISTORY_SQLITE_STORE_H_
 #define SCHEDMATE_HISTORY_SQLITE_STORE_H_
 

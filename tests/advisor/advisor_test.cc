@@ -95,6 +95,57 @@ TEST(Advisor, AsOfWeightsAndSpread) {
   EXPECT_EQ(wide.fallback_reason, "matched durations spread too wide");
 }
 
+// What the extractor returns for a binary or a trivial train.py: how it runs, nothing of what it trains.
+WorkloadMetadata Opaque() {
+  WorkloadMetadata md;
+  md.hardware.num_gpus = 1;
+  md.launcher = "python";
+  md.precision = "fp32";
+  return md;
+}
+
+TEST(Advisor, OpaqueJobsNeverMatchEachOther) {
+  Fixture f;
+  f.Add("alice-opaque", Opaque(), 36000, 100);
+  DurationEstimate e = EstimateFromHistory(Opaque(), f.index, *f.store, 1000);
+  EXPECT_EQ(e.method, DurationEstimate::Method::kFallback);
+  EXPECT_TRUE(e.matches.empty());
+  EXPECT_NE(e.fallback_reason.find("metadata too sparse to match"), std::string::npos) << e.fallback_reason;
+  WorkloadMetadata model_only = Opaque();  // one field, however telling, is below the minimum
+  model_only.model_name = "gpt2";
+  EXPECT_EQ(EstimateFromHistory(model_only, f.index, *f.store, 1000).method, DurationEstimate::Method::kFallback);
+}
+
+TEST(Advisor, SparseStoredRecordNeverStandsForAnInformativeQuery) {
+  Fixture f;
+  WorkloadMetadata stored = Opaque();
+  stored.model_name = "gpt2-small";
+  f.Add("sparse", stored, 36000, 100);
+  EstimateOptions o;
+  o.min_score = 0.0f;  // the index returns the record; the identity check alone must refuse it
+  DurationEstimate e = EstimateFromHistory(Md("gpt2-small", "owt"), f.index, *f.store, 1000, o);
+  EXPECT_EQ(e.method, DurationEstimate::Method::kFallback);
+  EXPECT_EQ(e.fallback_reason, "the similar jobs' metadata is too sparse to match");
+}
+
+TEST(Advisor, ModelAndDatasetAloneAreEnoughToMatch) {
+  Fixture f;
+  WorkloadMetadata md = Opaque();
+  md.model_name = "resnet50";
+  md.dataset = "imagenet";
+  EXPECT_EQ(SparseMetadataReason(ToJson(md)), "");
+  f.Add("r50", md, 3600, 100);
+  DurationEstimate e = EstimateFromHistory(md, f.index, *f.store, 1000);
+  ASSERT_EQ(e.method, DurationEstimate::Method::kHistory) << e.fallback_reason;
+  EXPECT_DOUBLE_EQ(*e.duration_s, 3600);
+  md.dataset.reset();
+  md.model_type = "vision";  // two fields without model or dataset would not do; with the model they do
+  EXPECT_EQ(SparseMetadataReason(ToJson(md)), "");
+  md.model_name.reset();
+  md.batch_size = 64;
+  EXPECT_NE(SparseMetadataReason(ToJson(md)), "");
+}
+
 TEST(Advisor, RenderingIgnoresNamesAndPaths) {
   WorkloadMetadata a = Md("gpt2", "owt");
   WorkloadMetadata b = a;

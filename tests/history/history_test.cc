@@ -176,6 +176,62 @@ TEST(SqliteHistory, KillNineMidWriteKeepsCommittedRecords) {
   EXPECT_GE(*(*store)->Count(), last + 1);
 }
 
+// A source yielding `records`, then `end` (an error stands for a bad line or a crash mid-file).
+RecordSource Yield(std::vector<HistoryRecord> records, Status end = Status::Ok()) {
+  return [records = std::move(records), end](const RecordSink& sink) -> Status {
+    for (const auto& r : records) RETURN_IF_ERROR(sink(r));
+    return end;
+  };
+}
+
+TEST(SqliteHistory, ImportIsOneTransaction) {
+  std::string path = TempPath("import.db");
+  auto store = OpenSqliteHistory(path);
+  ASSERT_TRUE(store.ok());
+  ASSERT_TRUE((*store)->Put(Record("before", 500)).ok());
+  auto failed = (*store)->Import(Yield({Record("a", 1000), Record("b", 1000), Record("c", 1000)},
+                                       InvalidArgument("f.jsonl:4: completed_at_s: missing")),
+                                 {});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("f.jsonl:4"), std::string::npos);
+  EXPECT_EQ(*(*store)->Count(), 1);  // a, b and c rolled back
+  EXPECT_FALSE((*(*store)->Get("a")).has_value());
+  auto done = (*store)->Import(Yield({Record("a", 1000), Record("b", 1000)}), {});
+  ASSERT_TRUE(done.ok()) << done.status().message();
+  EXPECT_EQ(done->written, 2);
+  EXPECT_EQ(*(*store)->Count(), 3);
+  ASSERT_TRUE((*store)->Put(Record("after", 2000)).ok());  // Put works after an import
+  auto reopened = OpenSqliteHistory(path);
+  EXPECT_EQ(*(*reopened)->Count(), 4);
+}
+
+TEST(SqliteHistory, ImportKeepsALaterStoredRunUnlessForced) {
+  std::string path = TempPath("newer.db");
+  auto store = OpenSqliteHistory(path);
+  ASSERT_TRUE(store.ok());
+  HistoryRecord later = Record("a", 2000);
+  later.duration_s = 777;
+  ASSERT_TRUE((*store)->Put(later).ok());
+  ASSERT_TRUE((*store)->Put(Record("same", 1500)).ok());
+  HistoryRecord older = Record("a", 1000);
+  older.duration_s = 1;
+  auto counts = (*store)->Import(Yield({older, Record("same", 1500), Record("new", 1000)}), {});
+  ASSERT_TRUE(counts.ok()) << counts.status().message();
+  EXPECT_EQ(counts->written, 2);  // "same" (an equal completion is the same run) and "new"
+  EXPECT_EQ(counts->skipped_older, 1);
+  EXPECT_EQ((*(*store)->Get("a"))->duration_s, 777);
+  ImportOptions force;
+  force.force = true;
+  counts = (*store)->Import(Yield({older}), force);
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->written, 1);
+  EXPECT_EQ((*(*store)->Get("a"))->duration_s, 1);
+  CachedHistoryStore cached(**store, 4);  // a cache forgets what an import may replace
+  ASSERT_TRUE(cached.Get("a").ok());
+  ASSERT_TRUE(cached.Import(Yield({later}), {}).ok());
+  EXPECT_EQ((*cached.Get("a"))->duration_s, 777);
+}
+
 std::vector<float> RandomVector(Rng& rng, int dim) {
   std::vector<float> v(static_cast<size_t>(dim));
   for (float& x : v) x = static_cast<float>(rng.Normal());
