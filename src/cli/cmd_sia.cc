@@ -13,10 +13,10 @@
 #include "core/data_paths.h"
 #include "core/json.h"
 #include "core/stats.h"
+#include "experiments/sia_inputs.h"
 #include "policies/sia/sia_simulator.h"
 #include "solver/cbc_solver.h"
 #include "traces/trace_loader.h"
-#include "world/sia_profiles.h"
 
 namespace schedmate {
 namespace {
@@ -96,25 +96,6 @@ Result<SiaConfig> ReadConfig(const std::string& path, const SharedDir& shared) {
   return c;
 }
 
-// world/ reads the files; policies/ takes plain structs.
-std::map<std::string, sia::AppProfile> ToAppProfiles(const std::map<std::string, SiaAppTables>& tables) {
-  auto steps = [](const std::vector<SiaStepRow>& rows) {
-    std::vector<sia::StepSample> out;
-    for (const auto& r : rows) out.push_back({r.nodes, r.replicas, r.local_bsz, r.step_time_s, r.sync_time_s, r.placement});
-    return out;
-  };
-  std::map<std::string, sia::AppProfile> out;
-  for (const auto& [app, t] : tables) {
-    sia::AppProfile& p = out[app];
-    p.name = app;
-    for (const auto& [type, rows] : t.placements) p.gpu_types[type].placements = steps(rows);
-    for (const auto& [type, rows] : t.scalability) p.gpu_types[type].scalability = steps(rows);
-    for (const auto& [bsz, rows] : t.validation)
-      for (const auto& r : rows) p.validation[bsz].push_back({r.progress, r.grad_sqr, r.grad_var});
-  }
-  return out;
-}
-
 Result<std::vector<sia::SiaJobInput>> LoadJobs(const std::string& file) {
   ASSIGN_OR_RETURN(Trace trace, LoadTraceFile(file, TraceFormat::kSia));
   std::vector<sia::SiaJobInput> jobs;
@@ -164,9 +145,8 @@ void RunSiaCommand(const SiaArgs& a) {
     if (!b.ok()) CommandFailed(b.status());
     c->options.bootstrap = *b;
   }
-  auto tables = LoadSiaAppTables(c->profiles);
-  if (!tables.ok()) CommandFailed(tables.status());
-  std::map<std::string, sia::AppProfile> profiles = ToAppProfiles(*tables);
+  auto profiles = LoadSiaAppProfiles(c->profiles);
+  if (!profiles.ok()) CommandFailed(profiles.status());
   CbcSolver solver;
   std::vector<double> avg, p99, makespan;
   std::printf("sia: %d GPUs, p=%.2f, lambda_n=%.2f, round %d s, bootstrap %s\n", c->cluster.TotalGpus(), c->params.p,
@@ -175,7 +155,7 @@ void RunSiaCommand(const SiaArgs& a) {
   for (const std::string& file : WorkloadFiles(c->workloads, a.max_files)) {
     auto jobs = LoadJobs(file);
     if (!jobs.ok()) CommandFailed(jobs.status());
-    auto r = sia::RunSia(c->cluster, profiles, *jobs, c->params, c->options, &solver);
+    auto r = sia::RunSia(c->cluster, *profiles, *jobs, c->params, c->options, &solver);
     if (!r.ok()) CommandFailed(r.status().WithContext(file));
     PrintRun(file, *r);
     avg.push_back(r->avg_jct_s / 3600), p99.push_back(r->p99_jct_s / 3600), makespan.push_back(r->makespan_s / 3600);

@@ -2,6 +2,8 @@
 // and the application model, against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "policies/sia/app_model.h"
 #include "policies/sia/goodput.h"
 #include "policies/sia/perf_model.h"
@@ -43,6 +45,28 @@ TEST(SiaGoodputTest, OptimizeAccumulatesOnOneGpuAboveTheInitialBatch) {
   EXPECT_GE(c.accum_steps, 1);
   EXPECT_LE(c.atomic_bsz, 256);
   EXPECT_GE(c.atomic_bsz, 16);
+}
+
+TEST(SiaGoodputTest, FitObjectiveGradientMatchesCentralDifferences) {
+  // Observations on every link kind (none, intra-node, inter-node) and a
+  // point with gamma > 1, so each term of the exact gradient is exercised.
+  std::vector<PerfObservation> obs = {{1, 1, 32, 0.12, 0.0},
+                                      {1, 1, 64, 0.19, 0.01},
+                                      {1, 4, 32, 0.20, 0.06},
+                                      {2, 8, 64, 0.45, 0.20}};
+  PerfFitObjective f(obs);
+  std::vector<double> z = {std::log(0.05), std::log(0.002), std::log(0.1), std::log(0.01),
+                           std::log(0.03), std::log(0.004), 1.7};
+  std::vector<double> grad;
+  double value = f(z, &grad);
+  EXPECT_DOUBLE_EQ(value, f(z, nullptr));
+  ASSERT_EQ(grad.size(), 7u);
+  for (size_t i = 0; i < z.size(); ++i) {
+    std::vector<double> up = z, down = z;
+    up[i] += 1e-6, down[i] -= 1e-6;
+    double numeric = (f(up, nullptr) - f(down, nullptr)) / 2e-6;
+    EXPECT_NEAR(grad[i], numeric, 1e-6 + 1e-5 * std::abs(numeric)) << "variable " << i;
+  }
 }
 
 TEST(SiaGoodputTest, FitRecoversAComputeOnlyModel) {

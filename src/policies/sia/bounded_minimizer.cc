@@ -7,24 +7,19 @@ namespace schedmate::sia {
 namespace {
 
 using Vec = std::vector<double>;
-using Fn = std::function<double(const Vec&)>;
 
 Vec Project(Vec x, const Vec& lo, const Vec& hi) {
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::clamp(x[i], lo[i], hi[i]);
   return x;
 }
 
-Vec Gradient(const Fn& f, const Vec& x, const Vec& lo, const Vec& hi) {
-  Vec g(x.size(), 0.0);
-  for (size_t i = 0; i < x.size(); ++i) {
-    if (lo[i] == hi[i]) continue;
-    double h = 1e-6 * std::max(1.0, std::abs(x[i]));
-    Vec a = x, b = x;
-    a[i] = std::min(hi[i], x[i] + h);
-    b[i] = std::max(lo[i], x[i] - h);
-    if (a[i] > b[i]) g[i] = (f(a) - f(b)) / (a[i] - b[i]);
-  }
-  return g;
+// The value at x and its gradient, zero along the fixed variables.
+double ValueAndGradient(const ObjectiveFn& f, const Vec& x, const Vec& lo, const Vec& hi, Vec& g) {
+  g.assign(x.size(), 0.0);
+  double fx = f(x, &g);
+  for (size_t i = 0; i < x.size(); ++i)
+    if (lo[i] == hi[i]) g[i] = 0;
+  return fx;
 }
 
 double Dot(const Vec& a, const Vec& b) {
@@ -41,10 +36,10 @@ Vec Step(const Vec& x, const Vec& g, double t, const Vec& lo, const Vec& hi) {
 
 }  // namespace
 
-Vec MinimizeInBox(const Fn& f, Vec x, const Vec& lo, const Vec& hi, const MinimizeOptions& o) {
+Vec MinimizeInBox(const ObjectiveFn& f, Vec x, const Vec& lo, const Vec& hi, const MinimizeOptions& o) {
   x = Project(x, lo, hi);
-  double fx = f(x);
-  Vec g = Gradient(f, x, lo, hi);
+  Vec g;
+  double fx = ValueAndGradient(f, x, lo, hi, g);
   double step = 1e-2;
   for (int it = 0; it < o.max_iterations; ++it) {
     double t = step;
@@ -53,13 +48,14 @@ Vec MinimizeInBox(const Fn& f, Vec x, const Vec& lo, const Vec& hi, const Minimi
     // Armijo backtracking along the projected path.
     for (; t > 1e-20; t *= 0.5) {
       xn = Step(x, g, t, lo, hi);
-      fn = f(xn);
+      fn = f(xn, nullptr);
       Vec d(x.size());
       for (size_t i = 0; i < x.size(); ++i) d[i] = x[i] - xn[i];
       if (fn <= fx - 1e-4 * Dot(g, d)) break;
     }
     if (t <= 1e-20 || !(fn < fx)) break;
-    Vec gn = Gradient(f, xn, lo, hi), s(x.size()), y(x.size());
+    Vec gn, s(x.size()), y(x.size());
+    ValueAndGradient(f, xn, lo, hi, gn);
     for (size_t i = 0; i < x.size(); ++i) s[i] = xn[i] - x[i], y[i] = gn[i] - g[i];
     double sy = Dot(s, y);
     step = sy > 0 ? std::clamp(Dot(s, s) / sy, 1e-12, 1e12) : 2 * t;
