@@ -178,6 +178,29 @@ TEST(RedisHistory, FrozenServerIsAClearTimeoutWithinTheDeadline) {
   EXPECT_LT(took, 0.5 + 0.2 + 0.5);  // the deadline, one more reply timeout, slack
 }
 
+TEST(RedisHistory, ARealFrozenServerIsAClearTimeoutAndWritesResumeWhenItThaws) {
+  RedisServer server;
+  REQUIRE_REDIS(server);
+  RedisOptions o = Options(server);
+  o.timeout_s = 0.2;
+  o.retry_deadline_s = 0.6;
+  auto store = OpenRedisHistory(o);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  server.Freeze();
+  auto t0 = std::chrono::steady_clock::now();
+  Status frozen = (*store)->Put(Numbered(1).front());
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  server.Thaw();
+  ASSERT_FALSE(frozen.ok());
+  EXPECT_EQ(frozen.code(), StatusCode::kDeadlineExceeded) << frozen.message();
+  EXPECT_EQ(frozen.message().find("Resource temporarily unavailable"), std::string::npos) << frozen.message();
+  EXPECT_LT(took, 0.6 + 0.2 + 0.5);
+  // Once it answers again, the same store works: the put is retried by the caller and lands.
+  Status thawed = (*store)->Put(Numbered(1).front());
+  EXPECT_TRUE(thawed.ok()) << thawed.message();
+  EXPECT_EQ(*(*store)->Count(), 1);
+}
+
 TEST(RedisHistory, ImportCommitsChunksAndResumesFromItsCheckpoint) {
   RedisServer server;
   REQUIRE_REDIS(server);

@@ -32,7 +32,16 @@ class RedisServer {
   bool ok() const { return pid_ > 0 && Reachable(); }
   int port() const { return port_; }
 
+  // SIGSTOP: the server keeps its socket (the kernel still completes
+  // connections) but answers nothing — a frozen or swapped-out server.
+  void Freeze() {
+    if (pid_ > 0) kill(pid_, SIGSTOP);
+  }
+  void Thaw() {
+    if (pid_ > 0) kill(pid_, SIGCONT);
+  }
   void Stop(int sig = SIGTERM) {
+    Thaw();  // a stopped process would not act on SIGTERM
     if (pid_ <= 0) return;
     kill(pid_, sig);
     waitpid(pid_, nullptr, 0);
