@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "repo/tools.h"
+
 namespace schedmate {
 namespace {
 
@@ -67,6 +69,12 @@ std::map<std::string, EntryPoint> ParseSetupScripts(std::string_view text) {
     at = text.find("scripts", close);
   }
   return out;
+}
+
+// Readable by the file tools (a zero-byte head): in the root, of a kind and
+// in a directory they read, whatever its size.
+bool FileInSnapshot(const RepoSnapshot& snapshot, const std::string& path) {
+  return FileHeadTool(snapshot, path, 0).ok();
 }
 
 }  // namespace schedmate

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "repo/snapshot.h"
+
 namespace schedmate {
 
 struct EntryPoint {
@@ -22,6 +24,13 @@ std::map<std::string, EntryPoint> ParseConsoleScripts(std::string_view text);
 
 // setup.py `scripts=[...]`: name (the file's base name) → the file path.
 std::map<std::string, EntryPoint> ParseSetupScripts(std::string_view text);
+
+// Whether the file a launch command names is in the snapshot, asked of the
+// snapshot itself: the listing an extractor works from has count and size
+// caps and does not follow symlinked directories, and none of those may hide
+// the entry point. A path out of the root, or one the file tools refuse
+// (a data file, a virtual environment), is not in it.
+bool FileInSnapshot(const RepoSnapshot& snapshot, const std::string& path);
 
 }  // namespace schedmate
 

@@ -173,7 +173,7 @@ struct State {
 
   std::optional<std::string> Read(const std::string& path) {
     if (static_cast<int>(read.size()) >= opt.max_files) return std::nullopt;
-    auto r = FileReadTool(snap, path, opt.max_file_bytes);
+    auto r = FileHeadTool(snap, path, opt.max_file_bytes);  // the listing's size cap hides no entry point
     if (!r.ok()) return std::nullopt;
     read.push_back(path);
     return r->text;
@@ -856,7 +856,8 @@ std::string FindFile(const State& st, std::string name) {
   }
   for (int strip = 0; strip < 6 && !name.empty(); ++strip) {
     for (const std::string& base : {st.cwd, std::string()})
-      if (std::string p = JoinPath(base, name); !p.empty() && st.files.count(p)) return p;
+      if (std::string p = JoinPath(base, name); !p.empty() && (st.files.count(p) || FileInSnapshot(st.snap, p)))
+        return p;
     if (name[0] != '/' && strip == 0 && name.find('$') == std::string::npos) break;
     size_t slash = name.find('/', 1);
     if (slash == std::string::npos) break;
@@ -928,7 +929,8 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     std::replace(rel.begin(), rel.end(), '.', '/');
     for (const std::string& root : {st.cwd, std::string(), std::string("src")})
       for (const std::string& cand : {rel + ".py", rel + "/__main__.py", rel + "/__init__.py"})
-        if (st.files.count(JoinPath(root, cand))) return JoinPath(root, cand);
+        if (st.files.count(JoinPath(root, cand)) || FileInSnapshot(st.snap, JoinPath(root, cand)))
+          return JoinPath(root, cand);
     // A package kept in a subdirectory (pip install -e habitat-baselines): its one module file.
     for (const std::string& tail : {"/" + rel + ".py", "/" + rel + "/__main__.py"}) {
       std::string only;

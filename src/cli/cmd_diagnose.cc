@@ -136,6 +136,7 @@ void DiagnoseOne(const DiagnoseArgs& a) {
     j["locate"] = {{"searched", r->located.searched}, {"path", r->located.path},
                    {"background_templates", r->located.background.size()}, {"probes", r->located.probes},
                    {"bytes_read", r->located.bytes_read}, {"file_bytes", (*source)->size()},
+                   {"lines_are_offsets", r->located.lines_are_offsets},
                    {"context_lines", r->located.window.size()}, {"ms", ms}};
     std::printf("%s\n", DumpJson(j).c_str());
     return;
@@ -145,7 +146,8 @@ void DiagnoseOne(const DiagnoseArgs& a) {
   std::printf("\nbackend      %s", answered_by.c_str());
   std::printf("\nconfidence   %.2f%s\n", d.confidence, r->signature_id.empty() ? "" : ("  [" + r->signature_id + "]").c_str());
   if (d.root_cause_line_index)
-    std::printf("root cause   line %lld: %s\n", (long long)*d.root_cause_line_index, d.root_cause_line->substr(0, 300).c_str());
+    std::printf("root cause   %s %lld: %s\n", r->located.lines_are_offsets ? "byte" : "line",
+                (long long)*d.root_cause_line_index, d.root_cause_line->substr(0, 300).c_str());
   else
     std::printf("root cause   none found in the %zu lines classified\n", r->located.window.size());
   for (size_t i = 1; i < d.evidence.size(); ++i) std::printf("evidence     %s\n", d.evidence[i].substr(0, 200).c_str());

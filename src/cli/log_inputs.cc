@@ -6,12 +6,31 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/file_io.h"
+
 namespace schedmate {
+namespace {
+
+// A FIFO, device or directory named as a LOG is refused before any reading
+// (the readers seek from the end, and a FIFO would hang open()). An absent
+// file passes: `track --follow` waits for it, the other readers say so.
+Status RefuseSpecialFile(const std::string& path) {
+  Result<OpenedFile> file = OpenRegularFile(path);
+  if (file.ok()) {
+    close(file->fd);
+    return Status::Ok();
+  }
+  if (file.status().code() != StatusCode::kInvalidArgument) return Status::Ok();
+  return InvalidArgument(file.status().message() + "; save the log to a file, or pipe it into '-'");
+}
+
+}  // namespace
 
 Result<LogInputs> LogInputs::Open(const std::vector<std::string>& args, size_t max_stdin_bytes) {
   LogInputs out;
   for (const auto& arg : args) {
     if (arg != "-") {
+      RETURN_IF_ERROR(RefuseSpecialFile(arg));
       out.items_.push_back({arg, arg});
       continue;
     }

@@ -1,13 +1,15 @@
 #include "failure/locator.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <unordered_map>
+
+#include "core/file_io.h"
 
 namespace schedmate {
 namespace {
@@ -53,6 +55,45 @@ class MemorySource : public ByteSource {
   std::string text_;
 };
 
+// The log as the locator reads it: every read goes through here, and the
+// distinct bytes read are counted once however often the search comes back
+// to them (chunk 0 for the background, then for the head test), so
+// bytes_read never exceeds the log's size. Not thread safe.
+class ReadTally : public ByteSource {
+ public:
+  explicit ReadTally(const ByteSource& log) : log_(log) {}
+  int64_t size() const override { return log_.size(); }
+  Status Read(int64_t offset, size_t n, std::string* out) const override {
+    RETURN_IF_ERROR(log_.Read(offset, n, out));
+    Cover(offset, offset + static_cast<int64_t>(out->size()));
+    return Status::Ok();
+  }
+  int64_t distinct_bytes() const {
+    int64_t total = 0;
+    for (const auto& [begin, end] : ranges_) total += end - begin;
+    return total;
+  }
+
+ private:
+  // Merges [begin, end) into the disjoint ranges read so far.
+  void Cover(int64_t begin, int64_t end) const {
+    if (begin >= end) return;
+    auto it = ranges_.upper_bound(begin);
+    if (it != ranges_.begin() && std::prev(it)->second >= begin) {
+      --it;
+      begin = it->first;
+    }
+    while (it != ranges_.end() && it->first <= end) {
+      end = std::max(end, it->second);
+      it = ranges_.erase(it);
+    }
+    ranges_[begin] = end;
+  }
+
+  const ByteSource& log_;
+  mutable std::map<int64_t, int64_t> ranges_;  // begin → end
+};
+
 constexpr size_t kMaxLine = 64u << 10;  // longer lines are cut for matching
 
 struct Chunk {
@@ -61,10 +102,9 @@ struct Chunk {
 };
 
 // The lines that start within [offset, offset + n), realigned to a line start.
-Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c, int64_t* bytes) {
+Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c) {
   std::string buf;
   RETURN_IF_ERROR(log.Read(offset, n + 4096, &buf));
-  *bytes += static_cast<int64_t>(buf.size());
   // The last line starting inside the chunk may run past it: read on (capped).
   size_t last_nl = buf.rfind('\n');
   while ((last_nl == std::string::npos || last_nl < n) && buf.size() < n + kMaxLine &&
@@ -72,7 +112,6 @@ Status ReadChunk(const ByteSource& log, int64_t offset, size_t n, Chunk* c, int6
     std::string more;
     RETURN_IF_ERROR(log.Read(offset + static_cast<int64_t>(buf.size()), 16384, &more));
     if (more.empty()) break;
-    *bytes += static_cast<int64_t>(more.size());
     buf += more;
     last_nl = buf.rfind('\n');
   }
@@ -132,7 +171,7 @@ void SplitLines(const std::string& buf, int64_t base, std::vector<std::pair<int6
 // `before` whole lines before `offset` and `after` lines from it on (each
 // side reads at most kMaxContextBytes).
 Status ReadAround(const ByteSource& log, int64_t offset, int before, int after,
-                  std::vector<std::pair<int64_t, std::string>>* out, int64_t* bytes) {
+                  std::vector<std::pair<int64_t, std::string>>* out) {
   const int64_t step = 64 << 10;
   std::vector<std::string> blocks;  // newest first
   int64_t start = offset, newlines = 0;
@@ -140,7 +179,6 @@ Status ReadAround(const ByteSource& log, int64_t offset, int before, int after,
     int64_t s = std::max<int64_t>(0, start - step);
     std::string buf;
     RETURN_IF_ERROR(log.Read(s, static_cast<size_t>(start - s), &buf));
-    *bytes += static_cast<int64_t>(buf.size());
     newlines += std::count(buf.begin(), buf.end(), '\n');
     blocks.push_back(std::move(buf));
     start = s;
@@ -169,7 +207,6 @@ Status ReadAround(const ByteSource& log, int64_t offset, int before, int after,
     std::string buf;
     RETURN_IF_ERROR(log.Read(at, static_cast<size_t>(step), &buf));
     if (buf.empty()) break;
-    *bytes += static_cast<int64_t>(buf.size());
     newlines += std::count(buf.begin(), buf.end(), '\n');
     at += static_cast<int64_t>(buf.size());
     fwd += buf;
@@ -181,33 +218,38 @@ Status ReadAround(const ByteSource& log, int64_t offset, int before, int after,
   return Status::Ok();
 }
 
-Status NumberLines(const ByteSource& log, LineWindow* window, int64_t* bytes) {
-  if (window->empty()) return Status::Ok();
-  int64_t target = (*window)[0].first, count = 0, at = 0;
+// Newlines in [0, end), or nullopt when that head is longer than `budget`
+// bytes: numbering a line deep in a huge log would read the log whole.
+Result<std::optional<int64_t>> NewlinesBefore(const ByteSource& log, int64_t end, int64_t budget) {
+  if (end > budget) return std::optional<int64_t>();
+  int64_t count = 0, at = 0;
   std::string buf;
-  while (at < target) {
-    size_t n = static_cast<size_t>(std::min<int64_t>(1 << 20, target - at));
-    RETURN_IF_ERROR(log.Read(at, n, &buf));
+  while (at < end) {
+    RETURN_IF_ERROR(log.Read(at, static_cast<size_t>(std::min<int64_t>(1 << 20, end - at)), &buf));
     if (buf.empty()) break;
-    *bytes += static_cast<int64_t>(buf.size());
     count += std::count(buf.begin(), buf.end(), '\n');
     at += static_cast<int64_t>(buf.size());
   }
-  for (auto& [index, text] : *window) index = count++;
+  return std::optional<int64_t>(count);
+}
+
+// The window's byte offsets become 0-based line numbers when the head before
+// it is within the budget; otherwise they stay offsets, and Located says so.
+Status NumberLines(const ByteSource& log, int64_t budget, Located* out) {
+  if (out->window.empty()) return Status::Ok();
+  ASSIGN_OR_RETURN(std::optional<int64_t> first, NewlinesBefore(log, out->window[0].first, budget));
+  if (!first) return Status::Ok();
+  int64_t line = *first;
+  for (auto& [index, text] : out->window) index = line++;
+  out->lines_are_offsets = false;
   return Status::Ok();
 }
 
 }  // namespace
 
 Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NotFound(path + ": " + std::strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return InvalidArgument(path + ": not a regular file");
-  }
-  return std::unique_ptr<ByteSource>(new FileSource(fd, st.st_size));
+  ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  return std::unique_ptr<ByteSource>(new FileSource(file.fd, file.size));
 }
 
 std::unique_ptr<ByteSource> StringSource(std::string text) {
@@ -242,7 +284,8 @@ LineWindow ForegroundWindow(const Located& located) {
   return out.empty() ? located.window : out;
 }
 
-Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
+Result<Located> LocateFailure(const ByteSource& source, const LocateOptions& o) {
+  const ReadTally log(source);
   Located out;
   const int64_t size = log.size();
   const int64_t chunk = static_cast<int64_t>(std::max<size_t>(o.chunk_bytes, 1024));
@@ -254,12 +297,12 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
     Chunk c;
     // The background: what the job's normal stretches print that looks like failure.
     for (int64_t k : {int64_t{0}, n / 2}) {
-      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c, &out.bytes_read));
+      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c));
       ++out.probes;
       AddBackground(c, &out.background);
     }
     auto failing = [&](int64_t k, bool* result) -> Status {
-      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c, &out.bytes_read));
+      RETURN_IF_ERROR(ReadChunk(log, k * chunk, static_cast<size_t>(chunk), &c));
       ++out.probes;
       *result = FailureFraction(c, out.background) >= o.threshold;
       return Status::Ok();
@@ -289,7 +332,7 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
   LineWindow region;
   int64_t region_end = out.searched ? std::min(size, region_begin + 2 * chunk) : size;
   for (int64_t at = region_begin; at < region_end; at += chunk) {
-    RETURN_IF_ERROR(ReadChunk(log, at, static_cast<size_t>(chunk), &c, &out.bytes_read));
+    RETURN_IF_ERROR(ReadChunk(log, at, static_cast<size_t>(chunk), &c));
     for (auto& line : c.lines)
       if (out.background.empty() || !out.background.count(LineTemplate(line.second))) region.push_back(std::move(line));
   }
@@ -297,9 +340,10 @@ Result<Located> LocateFailure(const ByteSource& log, const LocateOptions& o) {
   int64_t first = d.diagnosis.root_cause_line_index.value_or(-1);
   if (first < 0) first = region.empty() ? 0 : region.back().first;  // nothing found: the end
   out.offset = first;
-  RETURN_IF_ERROR(ReadAround(log, first, o.context_lines / 2, o.context_lines - o.context_lines / 2,
-                             &out.window, &out.bytes_read));
-  if (o.number_lines) RETURN_IF_ERROR(NumberLines(log, &out.window, &out.bytes_read));
+  RETURN_IF_ERROR(ReadAround(log, first, o.context_lines / 2, o.context_lines - o.context_lines / 2, &out.window));
+  out.lines_are_offsets = !out.window.empty();
+  if (o.number_lines) RETURN_IF_ERROR(NumberLines(log, o.max_numbering_bytes, &out));
+  out.bytes_read = log.distinct_bytes();
   return out;
 }
 

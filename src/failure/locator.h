@@ -38,15 +38,20 @@ struct LocateOptions {
   size_t chunk_bytes = 64u << 10;
   double threshold = 0.25;   // failing = at least this fraction of failure lines
   int context_lines = 500;   // lines classified around the located line
-  bool number_lines = true;  // 0-based line numbers (reads the head once)
+  // 0-based line numbers: counts the newlines before the window, when there
+  // are at most `max_numbering_bytes` of them to read (a 1 GB log whose
+  // failure is near its end keeps byte offsets instead: Located says so).
+  bool number_lines = true;
+  int64_t max_numbering_bytes = int64_t{64} << 20;
 };
 
 struct Located {
-  int64_t offset = 0;          // first byte of the located failure line
-  LineWindow window;           // the context, with line numbers (or -1)
-  int64_t bytes_read = 0;      // by the search and the context read
-  int probes = 0;              // chunks examined by the search
-  bool searched = false;       // false: the log was small enough to read whole
+  int64_t offset = 0;              // first byte of the located failure line
+  LineWindow window;               // the context, with line numbers or byte offsets
+  bool lines_are_offsets = false;  // the window's (and the diagnosis's) line indexes are byte offsets
+  int64_t bytes_read = 0;          // distinct bytes the search, the context and the numbering read
+  int probes = 0;                  // chunks examined by the search
+  bool searched = false;           // false: the log was small enough to read whole
   // How it was found: "whole log", "binary search", or "tail scan" (the
   // search found no boundary between normal and failing output).
   std::string path = "whole log";

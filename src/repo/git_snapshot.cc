@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "repo/snapshot.h"
 
@@ -74,27 +76,154 @@ class GitSnapshot : public RepoSnapshot {
   Result<std::string> Read(std::string_view path, size_t max_bytes, bool* truncated) const override {
     RETURN_IF_ERROR(CheckRelativePath(path));
     std::lock_guard<std::mutex> lock(mu_);
-    git_tree_entry* entry = nullptr;
-    std::string p(path);
-    if (git_tree_entry_bypath(&entry, tree_, p.c_str()) != 0) return NotFound(p + ": not in " + commit_);
-    git_filemode_t mode = git_tree_entry_filemode(entry);
-    if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) {
-      git_tree_entry_free(entry);
-      return PermissionDenied(p + ": not a regular file (symlink, submodule or tree)");
+    const std::string p(path);
+    ASSIGN_OR_RETURN(git_oid id, BlobAt(p));
+    ASSIGN_OR_RETURN(size_t size, BlobSize(id, p));
+    std::string data;
+    if (size <= std::max(max_bytes, kInflateWholeMax)) {
+      ASSIGN_OR_RETURN(data, InflateWhole(id, p, max_bytes));
+    } else {
+      ASSIGN_OR_RETURN(data, StreamHead(id, p, size, max_bytes));
     }
-    git_blob* blob = nullptr;
-    int rc = git_blob_lookup(&blob, repo_, git_tree_entry_id(entry));
-    git_tree_entry_free(entry);
-    if (rc != 0) return DataLoss(GitError(p));
-    size_t size = static_cast<size_t>(git_blob_rawsize(blob));
-    size_t take = std::min(size, max_bytes);
-    std::string data(static_cast<const char*>(git_blob_rawcontent(blob)), take);
-    git_blob_free(blob);
-    *truncated = size > take;
+    *truncated = size > data.size();
     return data;
   }
 
+  Result<int64_t> Size(std::string_view path) const override {
+    RETURN_IF_ERROR(CheckRelativePath(path));
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::string p(path);
+    ASSIGN_OR_RETURN(git_oid id, BlobAt(p));
+    ASSIGN_OR_RETURN(size_t size, BlobSize(id, p));
+    return static_cast<int64_t>(size);
+  }
+
  private:
+  // Blobs up to this size are inflated whole — the listing's own size cap,
+  // so whatever file_tree shows is readable; larger ones only as a stream
+  // of their head, where the object database can stream them.
+  static constexpr size_t kInflateWholeMax = size_t{2} << 20;
+  static constexpr int kMaxSymlinkHops = 8;
+
+  // The blob at `path` in the commit's tree. Symlink blobs (whose content is
+  // the target path) are followed within the tree, directory links too; an
+  // absolute target, or one climbing above the root, is outside.
+  Result<git_oid> BlobAt(const std::string& path) const {
+    std::vector<std::string> todo = SplitPath(path), done;  // components left, and resolved
+    std::reverse(todo.begin(), todo.end());                 // next component at the back
+    int hops = 0;
+    while (!todo.empty()) {
+      std::string part = std::move(todo.back());
+      todo.pop_back();
+      if (part.empty() || part == ".") continue;
+      if (part == "..") {
+        if (done.empty()) return OutsideRepository(path);
+        done.pop_back();
+        continue;
+      }
+      done.push_back(std::move(part));
+      ASSIGN_OR_RETURN(TreeItem item, ItemAt(JoinPath(done), path));
+      if (item.mode == GIT_FILEMODE_LINK) {
+        if (++hops > kMaxSymlinkHops) return PermissionDenied(path + ": too many symlinks");
+        ASSIGN_OR_RETURN(std::string target, LinkTarget(item.id, path));
+        if (target.empty() || target[0] == '/') return OutsideRepository(path);
+        done.pop_back();  // the target is relative to the link's directory
+        std::vector<std::string> parts = SplitPath(target);
+        todo.insert(todo.end(), parts.rbegin(), parts.rend());
+        continue;
+      }
+      if (item.mode == GIT_FILEMODE_TREE && !todo.empty()) continue;
+      if (!todo.empty()) return NotInRepository(path);
+      if (item.mode == GIT_FILEMODE_BLOB || item.mode == GIT_FILEMODE_BLOB_EXECUTABLE) return item.id;
+      return PermissionDenied(path + ": not a regular file (submodule or tree)");
+    }
+    return PermissionDenied(path + ": not a regular file");
+  }
+
+  struct TreeItem {
+    git_filemode_t mode;
+    git_oid id;
+  };
+  Result<TreeItem> ItemAt(const std::string& tree_path, const std::string& path) const {
+    git_tree_entry* e = nullptr;
+    if (git_tree_entry_bypath(&e, tree_, tree_path.c_str()) != 0) return NotInRepository(path);
+    TreeItem item{git_tree_entry_filemode(e), *git_tree_entry_id(e)};
+    git_tree_entry_free(e);
+    return item;
+  }
+
+  Result<std::string> LinkTarget(const git_oid& id, const std::string& path) const {
+    ASSIGN_OR_RETURN(size_t size, BlobSize(id, path));
+    if (size > 4096) return PermissionDenied(path + ": symlink target too long");
+    return InflateWhole(id, path, size);
+  }
+
+  // From the object's header: nothing is inflated.
+  Result<size_t> BlobSize(const git_oid& id, const std::string& path) const {
+    git_odb* odb = nullptr;
+    if (git_repository_odb(&odb, repo_) != 0) return DataLoss(GitError(path));
+    size_t size = 0;
+    git_object_t type;
+    int rc = git_odb_read_header(&size, &type, odb, &id);
+    git_odb_free(odb);
+    if (rc != 0 || type != GIT_OBJECT_BLOB) return DataLoss(GitError(path));
+    return size;
+  }
+
+  Result<std::string> InflateWhole(const git_oid& id, const std::string& path, size_t max_bytes) const {
+    git_blob* blob = nullptr;
+    if (git_blob_lookup(&blob, repo_, &id) != 0) return DataLoss(GitError(path));
+    size_t take = std::min(static_cast<size_t>(git_blob_rawsize(blob)), max_bytes);
+    std::string data(static_cast<const char*>(git_blob_rawcontent(blob)), take);
+    git_blob_free(blob);
+    return data;
+  }
+
+  // The first max_bytes of a large blob, inflated as a stream (a loose
+  // object). A packed object cannot be streamed by libgit2: refused rather
+  // than inflated whole.
+  Result<std::string> StreamHead(const git_oid& id, const std::string& path, size_t size, size_t max_bytes) const {
+    git_odb* odb = nullptr;
+    if (git_repository_odb(&odb, repo_) != 0) return DataLoss(GitError(path));
+    git_odb_stream* stream = nullptr;
+    size_t len = 0;
+    git_object_t type;
+    if (git_odb_open_rstream(&stream, &len, &type, odb, &id) != 0) {
+      git_odb_free(odb);
+      return ResourceExhausted(path + ": " + std::to_string(size) + " bytes in a pack, over the " +
+                               std::to_string(kInflateWholeMax) + "-byte limit for inflating a blob; not read");
+    }
+    std::string data(max_bytes, '\0');
+    size_t done = 0;
+    while (done < max_bytes) {
+      int n = git_odb_stream_read(stream, data.data() + done, max_bytes - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    git_odb_stream_free(stream);
+    git_odb_free(odb);
+    data.resize(done);
+    return data;
+  }
+
+  static std::vector<std::string> SplitPath(const std::string& path) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+      size_t slash = path.find('/', start);
+      parts.push_back(path.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+    return parts;
+  }
+
+  static std::string JoinPath(const std::vector<std::string>& parts) {
+    std::string out;
+    for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
+    return out;
+  }
+
   git_repository* repo_;
   git_tree* tree_;
   std::string path_, commit_;

@@ -3,8 +3,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,9 +16,27 @@
 namespace schedmate {
 namespace {
 
+// openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS): the kernel resolves the
+// path and refuses, with EXDEV, any step out of `dir_fd` (an absolute or
+// escaping symlink, `..` above it) before looking at what lies outside.
+// -1 with errno ENOSYS where the kernel lacks it.
+int OpenBeneathKernel(int dir_fd, const std::string& path) {
+#ifdef SYS_openat2
+  struct open_how how;
+  std::memset(&how, 0, sizeof how);
+  how.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(syscall(SYS_openat2, dir_fd, path.c_str(), &how, sizeof how));
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 class DirectorySnapshot : public RepoSnapshot {
  public:
-  explicit DirectorySnapshot(std::string root) : root_(std::move(root)) {}
+  DirectorySnapshot(std::string root, int root_fd) : root_(std::move(root)), root_fd_(root_fd) {}
+  ~DirectorySnapshot() override { close(root_fd_); }
   std::string Describe() const override { return "dir:" + root_; }
 
   Status Walk(const WalkLimits& limits, std::vector<SnapshotEntry>* out, WalkStats* stats) const override {
@@ -27,20 +47,9 @@ class DirectorySnapshot : public RepoSnapshot {
   }
 
   Result<std::string> Read(std::string_view path, size_t max_bytes, bool* truncated) const override {
-    RETURN_IF_ERROR(CheckRelativePath(path));
-    std::string full = root_ + "/" + std::string(path);
-    char resolved[PATH_MAX];
-    if (!realpath(full.c_str(), resolved)) return NotFound(std::string(path) + ": " + std::strerror(errno));
-    std::string r(resolved);
-    if (r.compare(0, root_.size() + 1, root_ + "/") != 0)
-      return PermissionDenied(std::string(path) + ": resolves outside the repository root");
-    int fd = open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return NotFound(std::string(path) + ": " + std::strerror(errno));
+    ASSIGN_OR_RETURN(int fd, OpenRegular(path));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      close(fd);
-      return PermissionDenied(std::string(path) + ": not a regular file");
-    }
+    fstat(fd, &st);
     std::string data(std::min<size_t>(max_bytes, static_cast<size_t>(st.st_size)), '\0');
     size_t done = 0;
     while (done < data.size()) {
@@ -55,7 +64,54 @@ class DirectorySnapshot : public RepoSnapshot {
     return data;
   }
 
+  Result<int64_t> Size(std::string_view path) const override {
+    ASSIGN_OR_RETURN(int fd, OpenRegular(path));
+    struct stat st;
+    fstat(fd, &st);
+    close(fd);
+    return static_cast<int64_t>(st.st_size);
+  }
+
  private:
+  // A regular file under the root, open for reading (O_NONBLOCK: a FIFO
+  // cannot hang the open).
+  Result<int> OpenRegular(std::string_view path) const {
+    RETURN_IF_ERROR(CheckRelativePath(path));
+    ASSIGN_OR_RETURN(int fd, OpenBeneath(std::string(path)));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      close(fd);
+      return PermissionDenied(std::string(path) + ": not a regular file");
+    }
+    return fd;
+  }
+
+  Result<int> OpenBeneath(const std::string& path) const {
+    int fd = OpenBeneathKernel(root_fd_, path);
+    if (fd >= 0) return fd;
+    if (errno == ENOSYS || errno == EINVAL) return OpenByRealpath(path);
+    if (errno == EXDEV) {
+      // Refused for an absolute symlink too, which may still land inside.
+      Result<int> inside = OpenByRealpath(path);
+      return inside.ok() ? inside : Result<int>(OutsideRepository(path));
+    }
+    if (errno == ENOENT || errno == ENOTDIR) return NotInRepository(path);
+    return PermissionDenied(path + ": " + std::strerror(errno));
+  }
+
+  // Without openat2: realpath, then a prefix check. A target that does not
+  // resolve cannot be told inside from outside, so both answer "not in the
+  // repository".
+  Result<int> OpenByRealpath(const std::string& path) const {
+    char resolved[PATH_MAX];
+    std::string full = root_ + "/" + path;
+    if (!realpath(full.c_str(), resolved) || std::string(resolved).rfind(root_ + "/", 0) != 0)
+      return NotInRepository(path);
+    int fd = open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return NotInRepository(path);
+    return fd;
+  }
+
   void WalkDir(const std::string& rel, int depth, const WalkLimits& limits, std::vector<SnapshotEntry>* out,
                WalkStats* stats) const {
     if (depth > limits.max_depth) {
@@ -99,6 +155,7 @@ class DirectorySnapshot : public RepoSnapshot {
   }
 
   std::string root_;
+  int root_fd_;  // O_PATH descriptor of the root: what openat2 resolves beneath
 };
 
 class InMemorySnapshot : public RepoSnapshot {
@@ -122,14 +179,23 @@ class InMemorySnapshot : public RepoSnapshot {
     return Status::Ok();
   }
   Result<std::string> Read(std::string_view path, size_t max_bytes, bool* truncated) const override {
-    RETURN_IF_ERROR(CheckRelativePath(path));
-    auto it = files_.find(std::string(path));
-    if (it == files_.end()) return NotFound(std::string(path) + ": not in " + name_);
-    *truncated = it->second.size() > max_bytes;
-    return it->second.substr(0, max_bytes);
+    ASSIGN_OR_RETURN(const std::string* text, Find(path));
+    *truncated = text->size() > max_bytes;
+    return text->substr(0, max_bytes);
+  }
+  Result<int64_t> Size(std::string_view path) const override {
+    ASSIGN_OR_RETURN(const std::string* text, Find(path));
+    return static_cast<int64_t>(text->size());
   }
 
  private:
+  Result<const std::string*> Find(std::string_view path) const {
+    RETURN_IF_ERROR(CheckRelativePath(path));
+    auto it = files_.find(std::string(path));
+    if (it == files_.end()) return NotFound(std::string(path) + ": not in " + name_);
+    return &it->second;
+  }
+
   std::map<std::string, std::string> files_;
   std::string name_;
 };
@@ -139,6 +205,12 @@ class InMemorySnapshot : public RepoSnapshot {
 std::unique_ptr<RepoSnapshot> MemorySnapshot(std::map<std::string, std::string> files, std::string name) {
   return std::make_unique<InMemorySnapshot>(std::move(files), std::move(name));
 }
+
+Status OutsideRepository(std::string_view path) {
+  return PermissionDenied(std::string(path) + ": outside the repository");
+}
+
+Status NotInRepository(std::string_view path) { return NotFound(std::string(path) + ": not in the repository"); }
 
 Status CheckRelativePath(std::string_view path) {
   if (path.empty()) return PermissionDenied("empty path");
@@ -158,9 +230,9 @@ Status CheckRelativePath(std::string_view path) {
 Result<std::unique_ptr<RepoSnapshot>> OpenDirectorySnapshot(const std::string& root) {
   char resolved[PATH_MAX];
   if (!realpath(root.c_str(), resolved)) return NotFound(root + ": " + std::strerror(errno));
-  struct stat st;
-  if (stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) return InvalidArgument(root + ": not a directory");
-  return std::unique_ptr<RepoSnapshot>(new DirectorySnapshot(resolved));
+  int root_fd = open(resolved, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd < 0) return InvalidArgument(root + ": not a directory");
+  return std::unique_ptr<RepoSnapshot>(new DirectorySnapshot(resolved, root_fd));
 }
 
 Result<std::unique_ptr<RepoSnapshot>> OpenSnapshot(const std::string& spec) {

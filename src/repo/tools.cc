@@ -1,6 +1,7 @@
 #include "repo/tools.h"
 
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 #include "core/random.h"
@@ -64,6 +65,24 @@ bool LooksBinary(std::string_view data) {
   return n > 0 && control * 10 > n;  // more than 10 % control bytes
 }
 
+// The listing's refusals (path, directory, kind), then the size cap if any
+// — from the size alone, before a byte is read — then the capped head.
+Result<FileText> ReadText(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes,
+                          std::optional<int64_t> max_file_bytes) {
+  RETURN_IF_ERROR(CheckRelativePath(path));
+  if (InSkippedDir(path)) return PermissionDenied(path + ": in a directory the listing skips");
+  if (KindOf(path) != Kind::kText) return PermissionDenied(path + ": binary, checkpoint or data file");
+  FileText out;
+  out.path = path;
+  ASSIGN_OR_RETURN(out.file_bytes, snapshot.Size(path));
+  if (max_file_bytes && out.file_bytes > *max_file_bytes)
+    return PermissionDenied(path + ": " + std::to_string(out.file_bytes) + " bytes, over the listing's " +
+                            std::to_string(*max_file_bytes) + "-byte cap");
+  ASSIGN_OR_RETURN(out.text, snapshot.Read(path, max_bytes, &out.truncated));
+  if (LooksBinary(out.text)) return PermissionDenied(path + ": binary content");
+  return out;
+}
+
 }  // namespace
 
 std::string FileTree::Render() const {
@@ -109,14 +128,13 @@ Result<FileTree> FileTreeTool(const RepoSnapshot& snapshot, const FileTreeOption
   return tree;
 }
 
-Result<FileText> FileReadTool(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes) {
-  RETURN_IF_ERROR(CheckRelativePath(path));
-  if (KindOf(path) != Kind::kText) return PermissionDenied(path + ": binary, checkpoint or data file");
-  FileText out;
-  out.path = path;
-  ASSIGN_OR_RETURN(out.text, snapshot.Read(path, max_bytes, &out.truncated));
-  if (LooksBinary(out.text)) return PermissionDenied(path + ": binary content");
-  return out;
+Result<FileText> FileHeadTool(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes) {
+  return ReadText(snapshot, path, max_bytes, std::nullopt);
+}
+
+Result<FileText> FileReadTool(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes,
+                              int64_t max_file_bytes) {
+  return ReadText(snapshot, path, max_bytes, max_file_bytes);
 }
 
 Result<std::string> SnapshotHash(const RepoSnapshot& snapshot, const FileTree& tree) {

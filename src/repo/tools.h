@@ -3,7 +3,10 @@
 //  - file_tree: source and config files only — no `.git`, caches, virtual
 //    environments, binaries, checkpoints or data files — within depth,
 //    count and size caps.
-//  - file_read: one text file, capped; binary content is refused.
+//  - file_read: one text file the listing would show, capped; binary
+//    content is refused, and so is what the listing skips (`.git`, caches,
+//    data and binary files, files over its size cap) — its size is checked
+//    before anything is read.
 #ifndef SCHEDMATE_REPO_TOOLS_H_
 #define SCHEDMATE_REPO_TOOLS_H_
 
@@ -35,11 +38,19 @@ Result<FileTree> FileTreeTool(const RepoSnapshot& snapshot, const FileTreeOption
 struct FileText {
   std::string path, text;
   bool truncated = false;
+  int64_t file_bytes = 0;  // the whole file's size
 };
 
-// PermissionDenied for unsafe paths or binary content; NotFound when absent.
-Result<FileText> FileReadTool(const RepoSnapshot& snapshot, const std::string& path,
-                              size_t max_bytes = 256u << 10);
+// PermissionDenied for unsafe paths, binary content or a file the listing
+// skips (FileTreeOptions: its directory, kind, or a size over
+// max_file_bytes); NotFound when absent.
+Result<FileText> FileReadTool(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes = 256u << 10,
+                              int64_t max_file_bytes = FileTreeOptions().max_file_bytes);
+
+// The first max_bytes of one text file however large it is: the entry point
+// a launch command names, which the listing's caps must not hide. The same
+// refusals as FileReadTool but the size one; `truncated` says it is a head.
+Result<FileText> FileHeadTool(const RepoSnapshot& snapshot, const std::string& path, size_t max_bytes = 256u << 10);
 
 // A stable hash of the listed files' paths and contents (first 64 KiB each):
 // the history's snapshot hash.

@@ -40,7 +40,32 @@ std::string StripEscapes(std::string_view s) {
   return out;
 }
 
+// Length of the well-formed UTF-8 sequence at s[i], 0 when it is not one.
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+bool IsBinaryControl(unsigned char c) { return (c < 0x20 && !(c >= 0x07 && c <= 0x0D) && c != 0x1B) || c == 0x7F; }
+
 }  // namespace
+
+bool LooksLikeText(std::string_view raw) {
+  size_t bad = 0;
+  for (size_t i = 0; i < raw.size();) {
+    size_t n = Utf8SequenceLength(raw, i);
+    if (n == 0 || (n == 1 && IsBinaryControl(static_cast<unsigned char>(raw[i])))) {
+      ++bad;
+      n = 1;
+    }
+    i += n;
+  }
+  return bad * 8 <= raw.size();
+}
 
 void SplitRefreshes(std::string_view raw, std::vector<std::string>* out) {
   out->clear();
@@ -48,7 +73,7 @@ void SplitRefreshes(std::string_view raw, std::vector<std::string>* out) {
   while (start <= raw.size()) {
     size_t cr = raw.find('\r', start);
     std::string_view seg = raw.substr(start, cr == std::string_view::npos ? std::string_view::npos : cr - start);
-    std::string cleaned = StripEscapes(seg);
+    std::string cleaned = LooksLikeText(seg) ? StripEscapes(seg) : std::string();
     if (!cleaned.empty()) out->push_back(std::move(cleaned));
     if (cr == std::string_view::npos) break;
     start = cr + 1;
@@ -56,6 +81,7 @@ void SplitRefreshes(std::string_view raw, std::vector<std::string>* out) {
 }
 
 std::string CleanLogLine(std::string_view raw) {
+  if (!LooksLikeText(raw)) return std::string();
   std::vector<std::string> segments;
   SplitRefreshes(raw, &segments);
   return segments.empty() ? std::string() : std::move(segments.back());

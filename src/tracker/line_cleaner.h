@@ -10,7 +10,16 @@
 
 namespace schedmate {
 
+// A raw line that is not text (LooksLikeText) cleans to "": what a binary
+// file or random bytes hold is no one's progress.
 std::string CleanLogLine(std::string_view raw);
+
+// False for binary bytes rather than text: more than one byte in eight is a
+// control byte that terminals do not interpret (NUL, SOH, DEL…; BEL, BS,
+// TAB, VT, FF, CR and ESC are a terminal's) or lies outside well-formed
+// UTF-8. Random bytes and compiled files fail; a log with an odd Latin-1
+// byte in a path passes.
+bool LooksLikeText(std::string_view raw);
 
 // The segments of a CR-refreshed line, each cleaned, oldest first (a tqdm
 // line carries its whole history: "10/100 ...\r20/100 ...\r30/100 ...").

@@ -1,6 +1,5 @@
 #include "tracker/log_follower.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/file_io.h"
 #include "tracker/line_cleaner.h"
 
 namespace schedmate {
@@ -20,20 +20,12 @@ LogFollower::~LogFollower() {
 }
 
 Status LogFollower::Open() {
-  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::Ok();  // not written yet
-    return Unavailable(path_ + ": " + std::strerror(errno));
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return InvalidArgument(path_ + ": not a regular file");
-  }
-  fd_ = fd;
-  inode_ = st.st_ino;
-  device_ = st.st_dev;
-  offset_ = opened_once_ ? 0 : std::min<int64_t>(options_.start_offset, st.st_size);
+  Result<OpenedFile> file = OpenRegularFile(path_);
+  if (!file.ok()) return file.status().code() == StatusCode::kNotFound ? Status::Ok() : file.status();  // not written yet
+  fd_ = file->fd;
+  inode_ = file->inode;
+  device_ = file->device;
+  offset_ = opened_once_ ? 0 : std::min<int64_t>(options_.start_offset, file->size);
   opened_once_ = true;
   return Status::Ok();
 }

@@ -349,9 +349,28 @@ ProgressReport ProgressScan::FinishNow() const {
     std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
     if (t) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *t;
   }
+  if (!ShowsTraining(r)) {
+    ProgressReport missing;
+    missing.confidence = Confidence(missing, -1);
+    return missing;
+  }
   r.lines_used.assign(used.begin(), used.end());
   r.confidence = Confidence(r, anchor);
   return r;
+}
+
+bool ProgressScan::ShowsTraining(const ProgressReport& r) const {
+  if (r.step && r.total_steps && *r.step > *r.total_steps) return false;
+  int facts = r.step.has_value() + r.total_steps.has_value() + r.step_time_s.has_value() + r.throughput.has_value() +
+              r.loss.has_value();
+  return facts >= 2 || SomeLayoutRepeats();
+}
+
+bool ProgressScan::SomeLayoutRepeats() const {
+  std::set<uint64_t> layouts;
+  for (const Entry& e : entries_)
+    if (!layouts.insert(e.line.layout).second) return true;
+  return false;
 }
 
 std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {

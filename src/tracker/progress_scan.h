@@ -114,6 +114,12 @@ class ProgressScan {
   // interval first; `lines` gets the newest interval's two lines.
   std::vector<double> StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const;
   double Confidence(const ProgressReport& r, int anchor) const;
+  // Evidence that the report reads a training loop, not a chance match in
+  // noise: two facts of training (a step and its total, time, rate or loss;
+  // a loss and a rate…), or a record layout printed twice. A step past its
+  // total is no valid report.
+  bool ShowsTraining(const ProgressReport& r) const;
+  bool SomeLayoutRepeats() const;
 
   ProgressScanOptions options_;
   const LineClassifier* classifier_;

@@ -1,12 +1,12 @@
 #include "tracker/reverse_line_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+#include "core/file_io.h"
 
 namespace schedmate {
 namespace {
@@ -26,16 +26,10 @@ Status ReadExactly(int fd, char* dst, size_t n, int64_t at, const std::string& w
 }  // namespace
 
 Result<ReverseLineReader> ReverseLineReader::Open(const std::string& path, Options options) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NotFound(path + ": " + std::strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return InvalidArgument(path + ": not a regular file");
-  }
+  ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
   options.chunk_bytes = std::max<size_t>(options.chunk_bytes, 1);
   options.max_line_bytes = std::max<size_t>(options.max_line_bytes, 1);
-  return ReverseLineReader(fd, st.st_size, options);
+  return ReverseLineReader(file.fd, file.size, options);
 }
 
 ReverseLineReader::ReverseLineReader(int fd, int64_t size, Options options)
@@ -122,8 +116,8 @@ Result<bool> ReverseLineReader::Next(std::string* line, int64_t* offset) {
 }
 
 Result<int64_t> CountNewlines(const std::string& path, int64_t begin, int64_t end) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NotFound(path + ": " + std::strerror(errno));
+  ASSIGN_OR_RETURN(OpenedFile file, OpenRegularFile(path));
+  const int fd = file.fd;
   std::string buf(1u << 20, '\0');
   int64_t count = 0, at = begin;
   while (at < end) {

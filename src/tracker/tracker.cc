@@ -6,20 +6,53 @@
 #include "tracker/line_cleaner.h"
 
 namespace schedmate {
+namespace {
+
+// A file whose newest lines are more than a quarter binary (LooksLikeText)
+// is a checkpoint, an executable or random bytes, not a log: it prints no
+// one's progress. A log with a NUL-padded tail (a crashed node) or a stray
+// binary line stays a log; a file of fewer lines is left to the line filter.
+class BinaryFileCheck {
+ public:
+  static constexpr int64_t kLines = 64;
+  // Raw lines newest first; true once the newest kLines non-empty ones are in
+  // and too many of them are binary.
+  bool Add(std::string_view raw) {
+    if (raw.empty() || Settled()) return false;
+    binary_ += !LooksLikeText(raw);
+    return ++lines_ == kLines && binary_ * 4 > kLines;
+  }
+  bool Settled() const { return lines_ >= kLines; }
+
+ private:
+  int64_t lines_ = 0, binary_ = 0;
+};
+
+ProgressReport BinaryFileReport() {
+  ProgressReport r;
+  r.confidence = 0.9;
+  return r;
+}
+
+}  // namespace
 
 Result<TrackResult> TrackFile(const std::string& path, const TrackOptions& options) {
   ASSIGN_OR_RETURN(ReverseLineReader reader, ReverseLineReader::Open(path, options.reader));
   ProgressScan scan(options.scan);
+  BinaryFileCheck binary_check;
+  bool binary = false, scanning = true;
   std::string raw;
   int64_t offset = 0;
-  while (true) {
+  // The binary check sees its kLines even when the scan has enough before.
+  while (scanning || !binary_check.Settled()) {
     ASSIGN_OR_RETURN(bool more, reader.Next(&raw, &offset));
     if (!more) break;
+    if ((binary = binary_check.Add(raw))) break;
     // The index of a line is its byte offset until numbering below.
-    if (!scan.Add(CleanLogLine(raw), offset)) break;
+    if (scanning) scanning = scan.Add(CleanLogLine(raw), offset);
   }
   TrackResult out;
-  out.report = ChooseProgress(scan, options.backend);
+  out.report = binary ? BinaryFileReport() : ChooseProgress(scan, options.backend);
   out.stats = scan.stats();
   out.file_bytes = reader.file_size();
   out.bytes_read = reader.bytes_read();

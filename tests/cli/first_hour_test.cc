@@ -120,9 +120,11 @@ TEST_F(FirstHour, TyposAreErrorsNamingWhatWasMeant) {
 
 TEST_F(FirstHour, DiagnoseExecuteSaysWhatItDidAndTheAuditSaysDryRun) {
   Write("x79.log", "step 1 loss 2\nNVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n");
-  CmdResult r = Exec("diagnose x79.log --execute --audit audit.jsonl --node n1 --job j1", dir_.string());
+  // The node-side check (here a stand-in that reports a fault) is what allows the isolation.
+  CmdResult r = Exec("diagnose x79.log --execute --audit audit.jsonl --node n1 --job j1 --health-check 'exit 1'",
+                     dir_.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("executed     probe_node -> isolate_node"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("executed     check_node_health -> isolate_node"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("dry run: no cluster manager is connected"), std::string::npos) << r.out;
   std::ifstream audit(dir_ / "audit.jsonl");
   std::string line;

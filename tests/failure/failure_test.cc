@@ -1,9 +1,13 @@
 // The Failure Handler: knowledge base, root-cause rules, the locator on
 // long and hostile logs, the recovery guards, and the real development set.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -115,6 +119,55 @@ TEST(Locator, FindsTheFirstErrorInALongLogReadingLittle) {
   // The last 500 lines see only the cascade.
   FailureDiagnosis tail = DiagnoseTail(log, 500);
   EXPECT_NE(tail.root_cause_line_index, root);
+}
+
+// Issue 16 item 13: the search reads chunk 0 twice, the context overlaps
+// the region, numbering re-read the head: bytes_read passed the log's size.
+TEST(Locator, BytesReadNeverExceedTheLogSize) {
+  int64_t root = 0;
+  for (int normal : {2000, 200000}) {  // read whole; binary search
+    std::string log = LongFailedLog(normal, 300, &root);
+    auto r = DiagnoseLog(*StringSource(log));
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    EXPECT_EQ(r->diagnosis.root_cause_line_index, root);
+    EXPECT_LE(r->located.bytes_read, static_cast<int64_t>(log.size())) << normal << " normal lines";
+  }
+}
+
+// Numbering a failure near the end of a huge log would read the log whole:
+// past the budget the window keeps byte offsets, and says so.
+TEST(Locator, LinesPastTheNumberingBudgetKeepByteOffsets) {
+  int64_t root = 0;
+  std::string log = LongFailedLog(100000, 300, &root);
+  const int64_t root_offset = static_cast<int64_t>(log.find("node-7:91:93"));
+  LocateOptions o;
+  o.max_numbering_bytes = 1 << 20;
+  auto far = DiagnoseLog(*StringSource(log), o);
+  ASSERT_TRUE(far.ok()) << far.status().message();
+  EXPECT_TRUE(far->located.lines_are_offsets);
+  EXPECT_EQ(far->diagnosis.root_cause_line_index, root_offset);
+  EXPECT_LT(far->located.bytes_read, static_cast<int64_t>(log.size() / 4));  // the head is not counted
+  o.max_numbering_bytes = static_cast<int64_t>(log.size());
+  auto near = DiagnoseLog(*StringSource(log), o);
+  ASSERT_TRUE(near.ok());
+  EXPECT_FALSE(near->located.lines_are_offsets);
+  EXPECT_EQ(near->diagnosis.root_cause_line_index, root);
+}
+
+// Issue 16 item 7: `diagnose` on a FIFO blocked in open(). On failure the
+// test opens the writing end itself, so that the blocked reader returns.
+TEST(Locator, AFifoIsRefusedWithoutBlocking) {
+  std::string path = testing::TempDir() + "/diagnose_fifo" + std::to_string(getpid());
+  std::filesystem::remove(path);
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  auto opened = std::async(std::launch::async, [&] { return OpenFileSource(path).status(); });
+  bool returned = opened.wait_for(std::chrono::seconds(3)) == std::future_status::ready;
+  EXPECT_TRUE(returned) << "open() blocked on a FIFO";
+  if (!returned) close(open(path.c_str(), O_WRONLY));
+  Status s = opened.get();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find(path + ": a FIFO"), std::string::npos) << s.message();
+  std::filesystem::remove(path);
 }
 
 TEST(Locator, HostileLogs) {

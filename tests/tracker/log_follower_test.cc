@@ -19,7 +19,8 @@ TEST(LineCleanerTest, AnsiCrlfAndRefreshes) {
   EXPECT_EQ(CleanLogLine(" 10%|#  | 10/100 [00:01<00:09]\r 20%|##  | 20/100 [00:02<00:08]   "),
             " 20%|##  | 20/100 [00:02<00:08]");
   EXPECT_EQ(CleanLogLine("\x1b]0;title\x07hello"), "hello");
-  EXPECT_EQ(CleanLogLine("a\x01" "b\x7f" "c"), "a bc");
+  EXPECT_EQ(CleanLogLine("step 5\x01 of 10, loss\x7f 0.25"), "step 5  of 10, loss 0.25");
+  EXPECT_EQ(CleanLogLine("a\x01" "b\x7f" "c"), "");  // more control bytes than text: binary
   std::vector<std::string> segs;
   SplitRefreshes("1/3\r2/3\r\r3/3", &segs);
   EXPECT_EQ(segs, (std::vector<std::string>{"1/3", "2/3", "3/3"}));

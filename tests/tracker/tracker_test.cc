@@ -1,12 +1,17 @@
 // The Tracker over whole logs: assembly across loggers, steady state,
 // `missing`, the reverse reader on hostile files, the slowdown check, and
 // the module metrics on the real development set.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -284,6 +289,79 @@ TEST(TrackFile, ReadsOnlyTheTailAndNumbersLines) {
   EXPECT_LT(r->bytes_read, r->file_bytes / 50);
   EXPECT_EQ(r->report.lines_used.back(), 200019);
   EXPECT_FALSE(TrackFile(path + ".absent").ok());
+  std::filesystem::remove(path);
+}
+
+// Issue 16 item 8: 669 random bytes were `status ok`, step 6 of 3.
+TEST(ProgressEvidence, RandomBytesAreMissing) {
+  std::mt19937 rng(16);
+  std::uniform_int_distribution<int> byte(0, 255);
+  int reported = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes(669, '\0');
+    for (char& c : bytes) c = static_cast<char>(byte(rng));
+    reported += ScanProgress(SplitLogText(bytes)).status == ProgressReport::Status::kOk;
+  }
+  EXPECT_EQ(reported, 0);
+}
+
+TEST(ProgressEvidence, AStepPastItsTotalIsNoReport) {
+  ProgressReport r = ScanProgress({"epoch 1 step 5/3 loss 0.52", "epoch 1 step 6/3 loss 0.50"});
+  EXPECT_EQ(r.status, ProgressReport::Status::kMissing);
+  EXPECT_FALSE(r.step.has_value());
+}
+
+TEST(ProgressEvidence, ALoneFactPrintedOnceIsNoEvidence) {
+  EXPECT_EQ(ScanProgress({"throughput: 1200 samples/s"}).status, ProgressReport::Status::kMissing);
+  // Two facts of one record, or one layout printed twice, are.
+  EXPECT_EQ(ScanProgress({"step 12 loss 0.5"}).status, ProgressReport::Status::kOk);
+  EXPECT_EQ(ScanProgress({"train loss 0.61", "train loss 0.55"}).status, ProgressReport::Status::kOk);
+}
+
+TEST(ProgressEvidence, ABinaryFileWithProgressLikeStringsIsMissing) {
+  std::string content;
+  for (int i = 0; i < 200; ++i)
+    content += i % 4 == 0 ? "step " + std::to_string(i) + "/1000 loss 0.5 2.0it/s\n"
+                          : std::string("\x7f" "ELF\x02\x01\x01\0\0\0\x03\0>\0\x01\0\0\0\x10\x97\0\0", 22) + "\n";
+  std::string path = TempFile("binary", content);
+  auto r = TrackFile(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->report.status, ProgressReport::Status::kMissing);
+  std::filesystem::remove(path);
+}
+
+TEST(ProgressEvidence, ANulPaddedCrashLogStillReports) {
+  std::string content;
+  for (int i = 1; i <= 20; ++i) content += "iter " + std::to_string(i) + ": loss 1.5, time 250.0ms\n";
+  content += std::string(1 << 20, '\0');  // the blocks a crashed node never wrote
+  std::string path = TempFile("nulpad", content);
+  auto r = TrackFile(path);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->report.step, 20);
+  std::filesystem::remove(path);
+}
+
+// Issue 16 item 7: a FIFO blocked open() forever. On failure the test opens
+// the writing end itself, so that the blocked reader returns.
+TEST(TrackFile, RefusesAFifoWithoutBlocking) {
+  std::string path = testing::TempDir() + "/fifo" + std::to_string(getpid());
+  std::filesystem::remove(path);
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  auto track = std::async(std::launch::async, [&] { return TrackFile(path).status(); });
+  auto follow = std::async(std::launch::async, [&] {
+    LogFollower follower(path, FollowerOptions());
+    std::vector<std::string> lines;
+    return follower.Poll(&lines);
+  });
+  for (auto* f : {&track, &follow}) {
+    bool returned = f->wait_for(std::chrono::seconds(3)) == std::future_status::ready;
+    EXPECT_TRUE(returned) << "open() blocked on a FIFO";
+    if (!returned) close(open(path.c_str(), O_WRONLY));
+    Status s = f->get();
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("FIFO"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+  }
   std::filesystem::remove(path);
 }
 
