@@ -1,7 +1,12 @@
 // The MILP interface and its CBC backend on tiny problems with known answers.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
 #include "solver/cbc_solver.h"
+#include "solver/isolated_solver.h"
 
 namespace schedmate {
 namespace {
@@ -56,6 +61,54 @@ TEST(SiaSolverTest, MalformedProblemNamesTheRow) {
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.status().message().find("row 0"), std::string::npos);
+}
+
+// Solvers that fail the way a library can: abort inside, or never return.
+class AbortingSolver final : public MilpSolver {
+ public:
+  Result<MilpSolution> Solve(const MilpProblem&, const MilpOptions&) override { std::abort(); }
+};
+class HangingSolver final : public MilpSolver {
+ public:
+  Result<MilpSolution> Solve(const MilpProblem&, const MilpOptions&) override {
+    std::this_thread::sleep_for(std::chrono::seconds(60));
+    return MilpSolution{};
+  }
+};
+
+TEST(SiaSolverTest, IsolationGivesTheSameAnswerAndErrors) {
+  CbcSolver cbc;
+  IsolatedSolver isolated(&cbc);
+  auto s = isolated.Solve(Knapsack(), {});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(s->proven_optimal);
+  EXPECT_NEAR(s->objective, 9, 1e-6);
+  ASSERT_EQ(s->values.size(), 3u);
+  EXPECT_NEAR(s->values[1], 1, 1e-6);
+  MilpProblem infeasible;
+  infeasible.AddColumn(1, 0, 1, true);
+  infeasible.rows.push_back({{0}, {1}, 2, kMilpInfinity});
+  EXPECT_EQ(isolated.Solve(infeasible, {}).status().code(), StatusCode::kFailedPrecondition);
+}
+
+TEST(SiaSolverTest, ASolverThatAbortsFailsOneSolveNotTheProcess) {
+  AbortingSolver aborting;
+  IsolatedSolver isolated(&aborting);
+  auto s = isolated.Solve(Knapsack(), {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInternal);
+  EXPECT_NE(s.status().message().find("signal 6"), std::string::npos) << s.status().message();
+}
+
+TEST(SiaSolverTest, ASolverThatHangsIsKilledAtTheDeadline) {
+  HangingSolver hanging;
+  IsolatedSolver isolated(&hanging, /*grace_s=*/0.2);
+  MilpOptions o;
+  o.time_limit_s = 0.1;
+  auto t0 = std::chrono::steady_clock::now();
+  auto s = isolated.Solve(Knapsack(), o);
+  EXPECT_EQ(s.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
 }
 
 }  // namespace
