@@ -87,10 +87,35 @@ Status Cluster::Allocate(VcIndex vc, const Allocation& a) {
 }
 
 void Cluster::Release(VcIndex vc, const Allocation& a) {
-  for (auto [n, count] : a.parts) node_free_[n.value] += count;
-  int32_t total = a.Total();
-  vc_free_[vc.value] += total;
-  busy_gpus_ -= total;
+  for (auto [n, count] : a.parts) {
+    if (drained(n)) {
+      withheld_[n.value] += count;
+    } else {
+      node_free_[n.value] += count;
+      vc_free_[vc.value] += count;
+    }
+  }
+  busy_gpus_ -= a.Total();
+}
+
+VcIndex Cluster::VcOfNode(NodeIndex n) const {
+  auto after = std::upper_bound(first_node_.begin(), first_node_.end(), n.value);
+  return VcIndex(static_cast<int32_t>(after - first_node_.begin()) - 1);
+}
+
+void Cluster::Drain(NodeIndex n) {
+  if (withheld_.empty()) withheld_.assign(node_free_.size(), -1);
+  if (drained(n)) return;
+  withheld_[n.value] = node_free_[n.value];
+  vc_free_[VcOfNode(n).value] -= node_free_[n.value];
+  node_free_[n.value] = 0;
+}
+
+void Cluster::Restore(NodeIndex n) {
+  if (!drained(n)) return;
+  node_free_[n.value] += withheld_[n.value];
+  vc_free_[VcOfNode(n).value] += withheld_[n.value];
+  withheld_[n.value] = -1;
 }
 
 }  // namespace schedmate

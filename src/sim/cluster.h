@@ -61,6 +61,8 @@ class Cluster {
   }
   int32_t VcFreeGpus(VcIndex vc) const { return vc_free_[vc.value]; }
   int32_t FreeGpus(NodeIndex n) const { return node_free_[n.value]; }
+  int32_t num_nodes() const { return static_cast<int32_t>(node_free_.size()); }
+  VcIndex VcOfNode(NodeIndex n) const;
 
   // Takes the GPUs; an error (and no change) when a part does not fit or a
   // node lies outside the VC.
@@ -68,11 +70,22 @@ class Cluster {
   // Returns GPUs taken by Allocate.
   void Release(VcIndex vc, const Allocation& a);
 
+  // Takes node `n` out of service (a failure handler's drain): its running
+  // jobs keep their GPUs, but it receives no job — its free GPUs read 0 —
+  // and GPUs its jobs release stay out of service until Restore(n).
+  void Drain(NodeIndex n);
+  // Back in service (its replacement arrived) with every GPU no job holds.
+  void Restore(NodeIndex n);
+  bool drained(NodeIndex n) const { return !withheld_.empty() && withheld_[n.value] >= 0; }
+
  private:
   ClusterSpec spec_;
   std::vector<int32_t> first_node_;
   std::vector<int32_t> node_free_;
   std::vector<int32_t> vc_free_;
+  // Per node: GPUs out of service while drained, -1 when in service; empty
+  // until the first drain.
+  std::vector<int32_t> withheld_;
   int64_t total_gpus_ = 0;
   int64_t busy_gpus_ = 0;
 };

@@ -7,10 +7,22 @@
 namespace schedmate {
 namespace {
 
-// Heap entry. At equal times, ends come before wakeups.
+// Event kinds, in their order at equal times: ends before wakeups, failure
+// events (SimOptions::failures) last.
+enum EventKind : int {
+  kEnd = 0,
+  kWakeup = 1,
+  kJobFails = 2,      // a job placed on a broken node fails (target: job)
+  kNodeFault = 3,     // a node breaks on its own (target: node)
+  kReplacement = 4,   // a drained node's replacement arrives (target: node)
+  kResubmission = 5,  // the user resubmits a failed job (target: job)
+  kOperatorDrain = 6, // operators drain a node still broken (target: node, token: its break)
+};
+
+// Heap entry.
 struct Event {
   int64_t time;
-  int kind;  // 0 = job end, 1 = VC wakeup
+  int kind;  // EventKind
   int32_t target;
   uint32_t token;
   bool operator>(const Event& o) const {
@@ -54,10 +66,35 @@ class Engine final : public SimState, public SchedulingActions {
   // " (e.g. 'a' in VC x needing 8 GPUs, ...)": what a stall left behind.
   std::string PendingSample() const;
 
+  // Failures (only with SimOptions::failures; see failure_book.h).
+  struct Cause {
+    FailureCategory category = FailureCategory::kUserScript;
+    std::string component;
+    NodeIndex node;
+  };
+  void HandleFailureEvent(const Event& e);
+  void OnNodeFault(int32_t node);
+  void OnBrokenNodeFailure(int32_t job);
+  void OnReplacement(int32_t node);
+  // The trace's recorded failure of a job whose work reached its end.
+  void FailAsTraceSays(int32_t job);
+  void Fail(int32_t job, const Cause& cause);
+  RecoveryDecision Decide(const SimJob& j, const Cause& cause, const WorkAtFailure& at);
+  void Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at);
+  void Drain(NodeIndex node);
+  // A job just placed on a broken node fails shortly after.
+  void FailIfOnBrokenNode(const SimJob& j);
+  std::optional<NodeIndex> BrokenNodeOf(const SimJob& j) const;
+  void PushNextNodeFault();
+  void BreakNode(NodeIndex node, const std::string& component);
+  void OnOperatorNotice(int32_t node, uint32_t break_no);
+
   const Trace& trace_;
   Cluster cluster_;
   Policy& policy_;
   SimOptions options_;
+  std::optional<FailureBook> book_;
+  NodeFaultProcess::Fault next_fault_;
   std::vector<SimJob> jobs_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
   std::vector<uint32_t> wakeup_token_;
@@ -217,6 +254,7 @@ Status Engine::Start(JobIndex job, const Allocation& allocation) {
   ++decisions_;
   ++result_.events;
   PushEnd(j);
+  FailIfOnBrokenNode(j);
   return Status::Ok();
 }
 
@@ -254,6 +292,7 @@ Status Engine::Pack(JobIndex guest, JobIndex host, double guest_rate, double hos
   ++decisions_;
   ++result_.events;
   ++result_.packs;
+  FailIfOnBrokenNode(g);
   return Status::Ok();
 }
 
@@ -327,6 +366,170 @@ Status Engine::ScheduleDirty() {
   return Status::Ok();
 }
 
+void Engine::PushNextNodeFault() {
+  if (!book_->node_faults().enabled()) return;
+  next_fault_ = book_->node_faults().Next(now_);
+  heap_.push({next_fault_.time_s, kNodeFault, next_fault_.node, 0});
+}
+
+void Engine::HandleFailureEvent(const Event& e) {
+  switch (e.kind) {
+    case kJobFails:
+      if (jobs_[e.target].generation == e.token && jobs_[e.target].phase == JobPhase::kRunning)
+        OnBrokenNodeFailure(e.target);
+      break;
+    case kNodeFault: OnNodeFault(e.target); break;
+    case kReplacement: OnReplacement(e.target); break;
+    case kOperatorDrain: OnOperatorNotice(e.target, e.token); break;
+    case kResubmission:
+      if (jobs_[e.target].generation == e.token && jobs_[e.target].phase == JobPhase::kFuture) Arrive(e.target);
+      break;
+  }
+}
+
+std::optional<NodeIndex> Engine::BrokenNodeOf(const SimJob& j) const {
+  for (const auto& [node, count] : j.allocation.parts)
+    if (book_->broken(node.value)) return node;
+  return std::nullopt;
+}
+
+void Engine::FailIfOnBrokenNode(const SimJob& j) {
+  if (book_ && BrokenNodeOf(j))
+    heap_.push({now_ + book_->params().broken_node_fail_after_s, kJobFails, j.index.value, j.generation});
+}
+
+void Engine::OnBrokenNodeFailure(int32_t job) {
+  std::optional<NodeIndex> node = BrokenNodeOf(jobs_[job]);
+  if (!node) return;  // replaced meanwhile
+  ++book_->stats().broken_node_failures;
+  Fail(job, {FailureCategory::kInfrastructure, book_->broken_component(node->value), *node});
+}
+
+// A fault fails every job on the node; a drained node is out of service and
+// absorbs it.
+void Engine::OnNodeFault(int32_t node) {
+  const std::string component = next_fault_.component;
+  PushNextNodeFault();
+  if (cluster_.drained(NodeIndex(node))) return;
+  BreakNode(NodeIndex(node), component);
+  ++book_->stats().node_faults;
+  ++result_.events;
+  std::vector<int32_t> hit;
+  for (const SimJob& j : jobs_) {
+    if (j.phase != JobPhase::kRunning) continue;
+    for (const auto& part : j.allocation.parts)
+      if (part.first.value == node) {
+        hit.push_back(j.index.value);
+        break;
+      }
+  }
+  for (int32_t j : hit)
+    if (jobs_[j].phase == JobPhase::kRunning) Fail(j, {FailureCategory::kInfrastructure, component, NodeIndex(node)});
+}
+
+void Engine::OnReplacement(int32_t node) {
+  cluster_.Restore(NodeIndex(node));
+  book_->MarkReplaced(node, now_, cluster_.gpus_per_node());
+  ++result_.events;
+  MarkDirty(cluster_.VcOfNode(NodeIndex(node)));
+}
+
+void Engine::FailAsTraceSays(int32_t job) {
+  const PlannedFailure& p = book_->Planned(job);
+  NodeIndex node = jobs_[job].allocation.parts.front().first;
+  if (p.category == FailureCategory::kInfrastructure && IsNodeLocal(p.component)) BreakNode(node, p.component);
+  Fail(job, {p.category, p.component, node});
+}
+
+void Engine::BreakNode(NodeIndex node, const std::string& component) {
+  if (book_->broken(node.value)) return;
+  uint32_t break_no = book_->Break(node.value, component);
+  if (book_->params().operator_notice_s > 0)
+    heap_.push({now_ + book_->params().operator_notice_s, kOperatorDrain, node.value, break_no});
+}
+
+void Engine::OnOperatorNotice(int32_t node, uint32_t break_no) {
+  if (!book_->broken(node) || book_->breaks(node) != break_no || cluster_.drained(NodeIndex(node))) return;
+  ++book_->stats().operator_drains;
+  Drain(NodeIndex(node));
+  MarkDirty(cluster_.VcOfNode(NodeIndex(node)));
+}
+
+void Engine::Drain(NodeIndex node) {
+  if (cluster_.drained(node)) return;
+  cluster_.Drain(node);
+  book_->MarkDrained(node.value, now_);
+  heap_.push({now_ + book_->params().replacement_delay_s, kReplacement, node.value, 0});
+}
+
+RecoveryDecision Engine::Decide(const SimJob& j, const Cause& cause, const WorkAtFailure& at) {
+  if (!options_.recovery) return {};
+  JobFailureEvent f;
+  f.job = j.index;
+  f.job_id = j.spec->id;
+  f.now_s = now_;
+  f.gpus = j.gpus;
+  f.category = cause.category;
+  f.component = cause.component;
+  f.node = cause.node;
+  f.node_name = SimNodeName(cause.node);
+  f.node_broken = book_->broken(cause.node.value);
+  f.work_done_s = at.done_s;
+  f.checkpoint_s = at.saved_s;
+  return options_.recovery->OnJobFailure(f);
+}
+
+// Ends the failed attempt: banks its progress, frees its GPUs, tells the
+// policy it ended, then follows the recovery decision.
+void Engine::Fail(int32_t i, const Cause& cause) {
+  SimJob& j = jobs_[i];
+  int64_t ran = now_ - j.last_start_s;
+  j.executed_s += ran;
+  j.attained_gpu_s += ran * j.gpus;
+  int64_t done = static_cast<int64_t>(std::llround(static_cast<double>(now_ - j.segment_start_s) * j.rate));
+  WorkAtFailure at = book_->CloseAttempt(i, std::max<int64_t>(0, j.remaining_s - done));
+  LeaveGpus(j);
+  FailureStats& stats = book_->stats();
+  ++stats.job_failures;
+  ++(cause.category == FailureCategory::kInfrastructure ? stats.infrastructure
+     : cause.category == FailureCategory::kFramework    ? stats.framework
+                                                         : stats.user_script);
+  RecoveryDecision d = Decide(j, cause, at);
+  if (d.drain_node) Drain(cause.node);
+  j.allocation = {};
+  ++j.failures;
+  ++j.generation;
+  --running_;
+  ++result_.events;
+  Rerun(j, d, at);
+  policy_.OnEnd(j.index, *this);
+  MarkDirty(j.vc);
+  if (d.restart_from_checkpoint) Arrive(i);
+}
+
+// Restart from the checkpoint now, or the user resubmits from scratch later,
+// or nobody runs the job again.
+void Engine::Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at) {
+  FailureStats& stats = book_->stats();
+  const FailureParams& p = book_->params();
+  const bool resubmits = !d.restart_from_checkpoint && book_->UserResubmits(j.index.value, j.failures);
+  stats.lost_work_gpu_s += (at.done_s - (d.restart_from_checkpoint ? at.saved_s : 0)) * j.gpus;
+  j.phase = JobPhase::kFuture;
+  if (d.restart_from_checkpoint || resubmits) {
+    j.remaining_s = book_->OpenAttempt(j.index.value, d.restart_from_checkpoint, at);
+    ++(d.restart_from_checkpoint ? stats.restarts : stats.resubmissions);
+    if (resubmits) heap_.push({now_ + p.resubmit_delay_s, kResubmission, j.index.value, j.generation});
+    return;
+  }
+  ++stats.abandoned;
+  j.abandoned = true;
+  j.remaining_s = 0;
+  j.finish_s = now_;
+  j.phase = JobPhase::kDone;
+  ++done_;
+  if (done_ >= next_progress_) ReportProgress();
+}
+
 Result<SimResult> Engine::Run() {
   RETURN_IF_ERROR(Admit());
   result_.policy = std::string(policy_.Name());
@@ -336,6 +539,10 @@ Result<SimResult> Engine::Run() {
   dirty_.assign(cluster_.num_vcs(), 0);
   wakeup_token_.assign(cluster_.num_vcs(), 0);
   wakeup_time_.assign(cluster_.num_vcs(), -1);
+  if (options_.failures) {
+    book_.emplace(*options_.failures, trace_, cluster_.num_nodes());
+    PushNextNodeFault();
+  }
   progress_step_ = std::max<int64_t>(1, runnable_ / 200);
   next_progress_ = progress_step_;
   size_t next_arrival = 0;
@@ -362,24 +569,29 @@ Result<SimResult> Engine::Run() {
     Sample(t);
     now_ = t;
     int64_t decisions_before = decisions_;
-    while (!heap_.empty() && heap_.top().time == t && heap_.top().kind == 0) {
+    while (!heap_.empty() && heap_.top().time == t && heap_.top().kind == kEnd) {
       Event e = heap_.top();
       heap_.pop();
-      if (jobs_[e.target].generation == e.token &&
-          jobs_[e.target].phase == JobPhase::kRunning)
-        End(e.target);
+      if (jobs_[e.target].generation != e.token || jobs_[e.target].phase != JobPhase::kRunning) continue;
+      if (book_ && book_->TraceFailureDue(e.target)) FailAsTraceSays(e.target);
+      else End(e.target);
     }
     while (next_arrival < jobs_.size() && jobs_[next_arrival].submit_s == t) {
       Arrive(static_cast<int32_t>(next_arrival++));
       skip_rejected();
     }
-    while (!heap_.empty() && heap_.top().time == t && heap_.top().kind == 1) {
+    while (!heap_.empty() && heap_.top().time == t && heap_.top().kind == kWakeup) {
       Event e = heap_.top();
       heap_.pop();
       if (wakeup_token_[e.target] != e.token) continue;
       wakeup_time_[e.target] = -1;
       ++result_.events;
       MarkDirty(VcIndex(e.target));
+    }
+    while (!heap_.empty() && heap_.top().time == t && heap_.top().kind > kWakeup) {
+      Event e = heap_.top();
+      heap_.pop();
+      HandleFailureEvent(e);
     }
     RETURN_IF_ERROR(ScheduleDirty());
     // A policy that only ever wakes up without acting, with nothing running
@@ -395,6 +607,10 @@ Result<SimResult> Engine::Run() {
   }
   Sample(now_ + 1);
   ReportProgress();
+  if (book_) {
+    book_->CloseRun(now_, cluster_.gpus_per_node());
+    result_.failures = book_->stats();
+  }
   result_.jobs = std::move(jobs_);
   return std::move(result_);
 }
@@ -404,6 +620,7 @@ Result<SimResult> Engine::Run() {
 Result<SimResult> Simulate(const Trace& trace, const ClusterSpec& spec,
                            Policy& policy, const SimOptions& options) {
   RETURN_IF_ERROR(spec.Validate());
+  if (options.failures) RETURN_IF_ERROR(options.failures->Validate());
   Engine engine(trace, spec, policy, options);
   return engine.Run();
 }

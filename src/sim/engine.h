@@ -7,13 +7,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/job_spec.h"
 #include "core/status.h"
 #include "sim/cluster.h"
+#include "sim/failure_book.h"
+#include "sim/failures.h"
 #include "sim/policy.h"
+#include "sim/recovery_hook.h"
 #include "sim/sim_job.h"
 
 namespace schedmate {
@@ -31,6 +35,11 @@ struct SimOptions {
   bool unknown_vc_is_error = false;
   // Called about every 0.5 % of jobs finished.
   std::function<void(const SimProgress&)> on_progress;
+  // Failures (failures.h); unset = none, and nothing about the run changes.
+  std::optional<FailureParams> failures;
+  // Decides what happens after each failure; null = no handler (the user
+  // resubmits or gives up). Used only with `failures`.
+  RecoveryHook* recovery = nullptr;
 };
 
 // One row of the cluster time series.
@@ -51,6 +60,7 @@ struct SimResult {
   int64_t events = 0;     // arrivals + ends + wakeups + decisions
   int64_t rejected = 0;
   int64_t packs = 0;      // Pack decisions
+  FailureStats failures;  // all zero without SimOptions::failures
 };
 
 // Replays `trace` on a cluster built from `spec` under `policy`.

@@ -14,7 +14,7 @@
 namespace schedmate {
 
 enum class JobPhase {
-  kFuture,    // not submitted yet
+  kFuture,    // not submitted yet (or failed, awaiting resubmission)
   kPending,   // submitted, waiting for GPUs
   kRunning,
   kDone,
@@ -50,6 +50,8 @@ struct SimJob {
   int64_t executed_s = 0;      // seconds run before last_start
   int32_t preemptions = 0;
   int64_t overhead_s = 0;      // restart overhead added by preemptions
+  int32_t failures = 0;        // failed attempts (SimOptions::failures)
+  bool abandoned = false;      // failed, and nobody ran it again
   Allocation allocation;
   uint32_t generation = 0;     // bumps on every start/preempt
   std::string reject_reason;
