@@ -269,7 +269,9 @@ TEST(Recovery, AuditFileIsAppendOnlyAndAnnouncesEachAction) {
     ++lines;
     auto j = nlohmann::json::parse(line);
     if (j["step"] == "isolate_node") {
-      if (j["decision"] == "dry-run") EXPECT_EQ(last_isolate, "intent");
+      if (j["decision"] == "dry-run") {
+        EXPECT_EQ(last_isolate, "intent");
+      }
       last_isolate = j["decision"];
     }
   }

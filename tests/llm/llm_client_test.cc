@@ -230,9 +230,10 @@ TEST(ChatClient, SchemaIsSentInEachServerDialect) {
     e.schema_mode = mode;
     ASSERT_TRUE(ChatClient(e).Complete(Request()).ok());
     Json body = server.last_body();
-    if (mode == SchemaMode::kOpenAi) EXPECT_EQ(body["response_format"]["json_schema"]["schema"], Schema());
-    if (mode == SchemaMode::kVllm) EXPECT_EQ(body["guided_json"], Schema());
-    if (mode == SchemaMode::kLlamaCpp) EXPECT_EQ(body["json_schema"], Schema());
+    const Json& sent = mode == SchemaMode::kOpenAi ? body["response_format"]["json_schema"]["schema"]
+                       : mode == SchemaMode::kVllm ? body["guided_json"]
+                                                   : body["json_schema"];
+    EXPECT_EQ(sent, Schema());
   }
 }
 
