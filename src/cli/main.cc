@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   schedmate::AddWorldCommand(app);
   schedmate::AddLucidCommand(app);
   schedmate::AddSiaCommand(app);
+  schedmate::AddStandaloneCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   schedmate::AddTrainCommand(app);

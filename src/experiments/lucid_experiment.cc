@@ -11,6 +11,8 @@
 #include "core/random.h"
 #include "core/str_format.h"
 #include "core/time_format.h"
+#include "experiments/config_fields.h"
+#include "experiments/trace_slice.h"
 #include "experiments/world_setup.h"
 #include "history/sqlite_store.h"
 #include "integrations/world_workload_model.h"
@@ -21,35 +23,19 @@
 namespace schedmate {
 namespace {
 
-template <typename T>
-Status Opt(const Json& j, const char* key, const std::string& where, T* out) {
-  if (!j.contains(key) || j[key].is_null()) return Status::Ok();
-  if constexpr (std::is_same_v<T, std::string>) {
-    ASSIGN_OR_RETURN(*out, GetString(j, key, where));
-  } else if constexpr (std::is_same_v<T, bool>) {
-    ASSIGN_OR_RETURN(*out, GetBool(j, key, where));
-  } else if constexpr (std::is_floating_point_v<T>) {
-    ASSIGN_OR_RETURN(*out, GetNumber(j, key, where));
-  } else {
-    ASSIGN_OR_RETURN(int64_t v, GetInt(j, key, where));
-    *out = static_cast<T>(v);
-  }
-  return Status::Ok();
-}
-
 Status ParseSchedmate(const Json& j, const std::string& w, LucidVariant* v) {
   RETURN_IF_ERROR(OnlyKnownFields(j, {"label", "advisor", "tracker", "write_back", "detection_rate", "hit_rate_scale",
                                       "advisor_latency_s", "check_steps", "undo_threshold"},
                                   w));
-  RETURN_IF_ERROR(Opt(j, "label", w, &v->label));
-  RETURN_IF_ERROR(Opt(j, "advisor", w, &v->schedmate.use_advisor));
-  RETURN_IF_ERROR(Opt(j, "tracker", w, &v->schedmate.use_tracker));
-  RETURN_IF_ERROR(Opt(j, "write_back", w, &v->schedmate.write_back));
-  RETURN_IF_ERROR(Opt(j, "detection_rate", w, &v->schedmate.detection_rate));
-  RETURN_IF_ERROR(Opt(j, "hit_rate_scale", w, &v->schedmate.hit_rate_scale));
-  RETURN_IF_ERROR(Opt(j, "advisor_latency_s", w, &v->schedmate.advisor_latency_s));
-  RETURN_IF_ERROR(Opt(j, "check_steps", w, &v->schedmate.check_steps));
-  RETURN_IF_ERROR(Opt(j, "undo_threshold", w, &v->undo_threshold));
+  RETURN_IF_ERROR(OptionalField(j, "label", w, &v->label));
+  RETURN_IF_ERROR(OptionalField(j, "advisor", w, &v->schedmate.use_advisor));
+  RETURN_IF_ERROR(OptionalField(j, "tracker", w, &v->schedmate.use_tracker));
+  RETURN_IF_ERROR(OptionalField(j, "write_back", w, &v->schedmate.write_back));
+  RETURN_IF_ERROR(OptionalField(j, "detection_rate", w, &v->schedmate.detection_rate));
+  RETURN_IF_ERROR(OptionalField(j, "hit_rate_scale", w, &v->schedmate.hit_rate_scale));
+  RETURN_IF_ERROR(OptionalField(j, "advisor_latency_s", w, &v->schedmate.advisor_latency_s));
+  RETURN_IF_ERROR(OptionalField(j, "check_steps", w, &v->schedmate.check_steps));
+  RETURN_IF_ERROR(OptionalField(j, "undo_threshold", w, &v->undo_threshold));
   if (v->undo_threshold <= 0 || v->undo_threshold > 1) return InvalidArgument(w + ": field 'undo_threshold': must be in (0, 1]");
   if (v->schedmate.detection_rate < 0 || v->schedmate.detection_rate > 1)
     return InvalidArgument(w + ": field 'detection_rate': must be in [0, 1]");
@@ -92,38 +78,11 @@ Result<Trace> PrepareTrace(const LucidExperimentConfig& c) {
     ASSIGN_OR_RETURN(TraceFormat f, ParseTraceFormat(c.trace_format));
     ASSIGN_OR_RETURN(t, LoadTraceFile(c.trace_path, f));
   }
-  if (!c.from.empty() || !c.to.empty()) {
-    if (t.epoch_s == 0) return InvalidArgument("trace.from/to: the trace has no calendar times");
-    auto day = [](const std::string& d, const char* field) -> Result<int64_t> {
-      auto v = ParseDateTime(d.size() == 10 ? d + " 00:00:00" : d);
-      if (!v) return InvalidArgument(std::string("trace.") + field + ": '" + d + "' is not YYYY-MM-DD");
-      return *v;
-    };
-    int64_t lo = INT64_MIN, hi = INT64_MAX;
-    if (!c.from.empty()) {
-      ASSIGN_OR_RETURN(lo, day(c.from, "from"));
-    }
-    if (!c.to.empty()) {
-      ASSIGN_OR_RETURN(hi, day(c.to, "to"));
-    }
-    std::erase_if(t.jobs, [&](const JobSpec& j) { return t.epoch_s + j.submit_s < lo || t.epoch_s + j.submit_s >= hi; });
-  }
-  std::erase_if(t.jobs, [](const JobSpec& j) { return j.duration_s < 0 || j.gpus < 1; });
-  if (c.max_jobs > 0) {  // exactly max_jobs, seeded, in submit order
-    std::vector<JobSpec> kept;
-    for (size_t i : SampleJobs(t.jobs.size(), c.max_jobs, c.seed)) kept.push_back(std::move(t.jobs[i]));
-    t.jobs = std::move(kept);
-  }
-  if (t.jobs.empty()) return InvalidArgument("no jobs left after the window and filters");
+  RETURN_IF_ERROR(KeepSlice({c.from, c.to, c.max_jobs, c.seed}, t));
   if (!c.mix_synth.empty() && c.mix_jobs > 0) RETURN_IF_ERROR(MixIn(c, t));
-  int64_t first = t.jobs.front().submit_s;
-  t.epoch_s += first;
-  for (auto& j : t.jobs) {
-    j.submit_s -= first;
-    j.vc = "main";
-    if (c.max_gpus > 0) j.gpus = std::min(j.gpus, c.max_gpus);
-    if (c.arrival_scale != 1) j.submit_s = static_cast<int64_t>(static_cast<double>(j.submit_s) * c.arrival_scale);
-  }
+  RebaseOnOneVc(t, c.max_gpus);
+  if (c.arrival_scale != 1)
+    for (auto& j : t.jobs) j.submit_s = static_cast<int64_t>(static_cast<double>(j.submit_s) * c.arrival_scale);
   return t;
 }
 
@@ -165,36 +124,36 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
   LucidExperimentConfig c;
   if (!j.is_object()) return InvalidArgument(w + ": expected a JSON object");
   RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "seed", "shared", "trace", "cluster", "lucid", "world", "variants"}, w));
-  RETURN_IF_ERROR(Opt(j, "name", w, &c.name));
-  RETURN_IF_ERROR(Opt(j, "seed", w, &c.seed));
-  RETURN_IF_ERROR(Opt(j, "shared", w, &c.shared));
+  RETURN_IF_ERROR(OptionalField(j, "name", w, &c.name));
+  RETURN_IF_ERROR(OptionalField(j, "seed", w, &c.seed));
+  RETURN_IF_ERROR(OptionalField(j, "shared", w, &c.shared));
   if (j.contains("trace")) {
     const Json& t = j["trace"];
     std::string tw = w + ": trace";
     RETURN_IF_ERROR(OnlyKnownFields(t, {"path", "format", "from", "to", "synth", "jobs", "max_jobs", "max_gpus",
                                         "mix_synth", "mix_jobs", "arrival_scale"},
                                     tw));
-    RETURN_IF_ERROR(Opt(t, "path", tw, &c.trace_path));
-    RETURN_IF_ERROR(Opt(t, "format", tw, &c.trace_format));
-    RETURN_IF_ERROR(Opt(t, "from", tw, &c.from));
-    RETURN_IF_ERROR(Opt(t, "to", tw, &c.to));
-    RETURN_IF_ERROR(Opt(t, "synth", tw, &c.synth));
-    RETURN_IF_ERROR(Opt(t, "jobs", tw, &c.synth_jobs));
-    RETURN_IF_ERROR(Opt(t, "max_jobs", tw, &c.max_jobs));
-    RETURN_IF_ERROR(Opt(t, "max_gpus", tw, &c.max_gpus));
-    RETURN_IF_ERROR(Opt(t, "mix_synth", tw, &c.mix_synth));
-    RETURN_IF_ERROR(Opt(t, "mix_jobs", tw, &c.mix_jobs));
-    RETURN_IF_ERROR(Opt(t, "arrival_scale", tw, &c.arrival_scale));
+    RETURN_IF_ERROR(OptionalField(t, "path", tw, &c.trace_path));
+    RETURN_IF_ERROR(OptionalField(t, "format", tw, &c.trace_format));
+    RETURN_IF_ERROR(OptionalField(t, "from", tw, &c.from));
+    RETURN_IF_ERROR(OptionalField(t, "to", tw, &c.to));
+    RETURN_IF_ERROR(OptionalField(t, "synth", tw, &c.synth));
+    RETURN_IF_ERROR(OptionalField(t, "jobs", tw, &c.synth_jobs));
+    RETURN_IF_ERROR(OptionalField(t, "max_jobs", tw, &c.max_jobs));
+    RETURN_IF_ERROR(OptionalField(t, "max_gpus", tw, &c.max_gpus));
+    RETURN_IF_ERROR(OptionalField(t, "mix_synth", tw, &c.mix_synth));
+    RETURN_IF_ERROR(OptionalField(t, "mix_jobs", tw, &c.mix_jobs));
+    RETURN_IF_ERROR(OptionalField(t, "arrival_scale", tw, &c.arrival_scale));
     if (c.arrival_scale <= 0) return InvalidArgument(tw + ": field 'arrival_scale': must be > 0");
   }
   if (j.contains("cluster")) {
     const Json& k = j["cluster"];
     std::string kw = w + ": cluster";
     RETURN_IF_ERROR(OnlyKnownFields(k, {"nodes", "target_load", "gpus_per_node", "profiler_nodes"}, kw));
-    RETURN_IF_ERROR(Opt(k, "nodes", kw, &c.nodes));
-    RETURN_IF_ERROR(Opt(k, "target_load", kw, &c.target_load));
-    RETURN_IF_ERROR(Opt(k, "gpus_per_node", kw, &c.gpus_per_node));
-    RETURN_IF_ERROR(Opt(k, "profiler_nodes", kw, &c.profiler_nodes));
+    RETURN_IF_ERROR(OptionalField(k, "nodes", kw, &c.nodes));
+    RETURN_IF_ERROR(OptionalField(k, "target_load", kw, &c.target_load));
+    RETURN_IF_ERROR(OptionalField(k, "gpus_per_node", kw, &c.gpus_per_node));
+    RETURN_IF_ERROR(OptionalField(k, "profiler_nodes", kw, &c.profiler_nodes));
     if (c.gpus_per_node < 1) return InvalidArgument(kw + ": field 'gpus_per_node': must be >= 1");
   }
   if (j.contains("lucid")) {
@@ -204,25 +163,25 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
                                         "profile_whole_node", "indolent_packing", "packing_min_jobs",
                                         "evict_overhead_s", "retrain_period_s"},
                                     lw));
-    RETURN_IF_ERROR(Opt(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
-    RETURN_IF_ERROR(Opt(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
-    RETURN_IF_ERROR(Opt(l, "credit_profiled_progress", lw, &c.lucid.credit_profiled_progress));
-    RETURN_IF_ERROR(Opt(l, "profile_whole_node", lw, &c.lucid.profile_whole_node));
-    RETURN_IF_ERROR(Opt(l, "indolent_packing", lw, &c.lucid.indolent_packing));
-    RETURN_IF_ERROR(Opt(l, "packing_min_jobs", lw, &c.lucid.packing_min_jobs));
-    RETURN_IF_ERROR(Opt(l, "evict_overhead_s", lw, &c.lucid.evict_overhead_s));
-    RETURN_IF_ERROR(Opt(l, "retrain_period_s", lw, &c.lucid.retrain_period_s));
+    RETURN_IF_ERROR(OptionalField(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
+    RETURN_IF_ERROR(OptionalField(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
+    RETURN_IF_ERROR(OptionalField(l, "credit_profiled_progress", lw, &c.lucid.credit_profiled_progress));
+    RETURN_IF_ERROR(OptionalField(l, "profile_whole_node", lw, &c.lucid.profile_whole_node));
+    RETURN_IF_ERROR(OptionalField(l, "indolent_packing", lw, &c.lucid.indolent_packing));
+    RETURN_IF_ERROR(OptionalField(l, "packing_min_jobs", lw, &c.lucid.packing_min_jobs));
+    RETURN_IF_ERROR(OptionalField(l, "evict_overhead_s", lw, &c.lucid.evict_overhead_s));
+    RETURN_IF_ERROR(OptionalField(l, "retrain_period_s", lw, &c.lucid.retrain_period_s));
     if (c.lucid.profile_time_limit_s < 1) return InvalidArgument(lw + ": field 'profile_time_limit_s': must be >= 1");
   }
   if (j.contains("world")) {
     const Json& m = j["world"];
     std::string mw = w + ": world";
     RETURN_IF_ERROR(OnlyKnownFields(m, {"seed", "resubmit_prob", "duration_tolerance", "warmup_low", "warmup_high"}, mw));
-    RETURN_IF_ERROR(Opt(m, "seed", mw, &c.mapping.seed));
-    RETURN_IF_ERROR(Opt(m, "resubmit_prob", mw, &c.mapping.resubmit_prob));
-    RETURN_IF_ERROR(Opt(m, "duration_tolerance", mw, &c.mapping.duration_tolerance));
-    RETURN_IF_ERROR(Opt(m, "warmup_low", mw, &c.warmup.low));
-    RETURN_IF_ERROR(Opt(m, "warmup_high", mw, &c.warmup.high));
+    RETURN_IF_ERROR(OptionalField(m, "seed", mw, &c.mapping.seed));
+    RETURN_IF_ERROR(OptionalField(m, "resubmit_prob", mw, &c.mapping.resubmit_prob));
+    RETURN_IF_ERROR(OptionalField(m, "duration_tolerance", mw, &c.mapping.duration_tolerance));
+    RETURN_IF_ERROR(OptionalField(m, "warmup_low", mw, &c.warmup.low));
+    RETURN_IF_ERROR(OptionalField(m, "warmup_high", mw, &c.warmup.high));
   }
   if (j.contains("variants")) {
     if (!j["variants"].is_array()) return InvalidArgument(w + ": field 'variants': expected a list");

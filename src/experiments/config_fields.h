@@ -1,0 +1,36 @@
+// Reading an experiment config's optional fields: absent or null keeps the
+// default; a mistyped value is an error naming `where` and the field. Shared
+// by the experiment configs (Lucid, standalone, …).
+#ifndef SCHEDMATE_EXPERIMENTS_CONFIG_FIELDS_H_
+#define SCHEDMATE_EXPERIMENTS_CONFIG_FIELDS_H_
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include "core/json.h"
+#include "core/status.h"
+
+namespace schedmate {
+
+template <typename T>
+Status OptionalField(const Json& j, const char* key, const std::string& where, T* out) {
+  if (!j.contains(key) || j[key].is_null()) return Status::Ok();
+  if constexpr (std::is_same_v<T, std::string>) {
+    ASSIGN_OR_RETURN(*out, GetString(j, key, where));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    ASSIGN_OR_RETURN(*out, GetBool(j, key, where));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    ASSIGN_OR_RETURN(*out, GetNumber(j, key, where));
+  } else {
+    ASSIGN_OR_RETURN(int64_t v, GetInt(j, key, where));
+    *out = static_cast<T>(v);
+  }
+  return Status::Ok();
+}
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_EXPERIMENTS_CONFIG_FIELDS_H_

@@ -1,0 +1,28 @@
+#include "integrations/standalone_advice.h"
+
+namespace schedmate {
+namespace {
+
+LucidSchedmateOptions AdvisorOnly(LucidSchedmateOptions o) {
+  o.use_advisor = true;
+  o.use_tracker = false;  // nothing is packed: no slowdown to check
+  o.write_back = true;
+  return o;
+}
+
+}  // namespace
+
+AdvisorDurationAdvice::AdvisorDurationAdvice(const WorldMap& world, const WorldWorkloadModel& model,
+                                             HistoryStore& store, LucidSchedmateOptions options)
+    : semantic_(world, model, store, AdvisorOnly(options)) {}
+
+std::optional<double> AdvisorDurationAdvice::AtSubmit(const SimJob& job, int64_t now) {
+  int64_t latency_s = 0;  // the standalone runner models no Advisor latency
+  std::optional<HistoryFacts> facts = semantic_.AtSubmit(job, now, &latency_s);
+  if (!facts) return std::nullopt;
+  return facts->duration_s;
+}
+
+void AdvisorDurationAdvice::AtEnd(const SimJob& job, int64_t now) { semantic_.AtEnd(job, now); }
+
+}  // namespace schedmate

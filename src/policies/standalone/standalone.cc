@@ -1,0 +1,28 @@
+#include "policies/standalone/standalone.h"
+
+namespace schedmate {
+
+StandalonePolicy::StandalonePolicy(std::unique_ptr<Placer> placer, std::unique_ptr<DurationEstimator> fallback,
+                                   DurationAdvice* advice)
+    : OrderedQueuePolicy(std::move(placer), std::move(fallback)), advice_(advice) {}
+
+OrderedQueuePolicy::Key StandalonePolicy::QueueKey(const SimJob& job, const SimState& state) {
+  return {EstimateAtFirstSubmit(job, state), 0.0};
+}
+
+double StandalonePolicy::EstimateAtFirstSubmit(const SimJob& job, const SimState& state) {
+  if (auto it = estimates_.find(job.index.value); it != estimates_.end()) return it->second;
+  std::optional<double> advised = advice_ ? advice_->AtSubmit(job, state.Now()) : std::nullopt;
+  ++(advised ? stats_.from_history : stats_.fallbacks);
+  double estimate = advised ? *advised : Estimate(job, state);
+  estimates_.emplace(job.index.value, estimate);
+  return estimate;
+}
+
+void StandalonePolicy::OnEnd(JobIndex job, const SimState& state) {
+  OrderedQueuePolicy::OnEnd(job, state);  // the fallback estimator learns from every end
+  const SimJob& j = state.Job(job);
+  if (advice_ && j.phase == JobPhase::kDone) advice_->AtEnd(j, state.Now());
+}
+
+}  // namespace schedmate
