@@ -7,18 +7,22 @@
 // so the restart factor sees the previous round's choices.
 // Issue 17 goal: ≤ 20 ms median at 64 GPUs, ≤ 300 ms at 2,048 (research:
 // 96 ms median / 426 ms p95 at 64, about 1 s at 2,048).
+// isolated=1 runs CBC in a forked child as `schedmate sia` does (solver/isolated_solver.h), so
+// the two rows of a size give the cost of that isolation.
 // Run: build/bin/bench_sia_round (per-round median and p95 in ms).
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <tuple>
 
 #include <benchmark/benchmark.h>
 
 #include "policies/sia/sia_placement.h"
 #include "policies/sia/sia_policy.h"
 #include "solver/cbc_solver.h"
+#include "solver/isolated_solver.h"
 #include "experiments/sia_inputs.h"
 
 namespace schedmate::sia {
@@ -97,27 +101,28 @@ void Round(SiaPolicy& policy, const std::vector<const SiaJob*>& jobs, const std:
 struct Run {
   Setup setup;
   CbcSolver solver;
+  IsolatedSolver isolated{&solver};  // what `schedmate sia` uses: CBC in a forked child
   std::unique_ptr<SiaPolicy> policy;
   std::vector<const SiaJob*> views;
   std::vector<int> capacity;
   int64_t now_s = 3600;
 };
 
-Run& RunFor(int scale, int num_jobs) {
-  static std::map<std::pair<int, int>, std::unique_ptr<Run>> runs;
-  std::unique_ptr<Run>& r = runs[{scale, num_jobs}];
+Run& RunFor(int scale, int num_jobs, bool isolated) {
+  static std::map<std::tuple<int, int, bool>, std::unique_ptr<Run>> runs;
+  std::unique_ptr<Run>& r = runs[{scale, num_jobs, isolated}];
   if (r) return *r;
   r = std::make_unique<Run>();
   r->setup = MakeSetup(scale, num_jobs);
   const SiaCluster& c = r->setup.cluster;
-  r->policy = std::make_unique<SiaPolicy>(c, SiaParams{}, &r->solver);
+  r->policy = std::make_unique<SiaPolicy>(c, SiaParams{}, isolated ? static_cast<MilpSolver*>(&r->isolated) : &r->solver);
   for (const auto& j : r->setup.jobs) r->views.push_back(j.get());
   for (size_t t = 0; t < c.types.size(); ++t) r->capacity.push_back(c.TypeGpus(static_cast<int>(t)));
   return *r;
 }
 
 void BM_SiaRound(benchmark::State& state) {
-  Run& r = RunFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  Run& r = RunFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), state.range(2) != 0);
   if (!r.setup.error.empty()) {
     state.SkipWithError(r.setup.error.c_str());
     return;
@@ -140,8 +145,11 @@ double Percentile95(const std::vector<double>& v) {
 
 // Each repetition is one round, so the aggregates are per-round statistics.
 BENCHMARK(BM_SiaRound)
-    ->Args({1, 30})
-    ->Args({32, 1000})
+    ->ArgNames({"scale", "jobs", "isolated"})
+    ->Args({1, 30, 0})
+    ->Args({1, 30, 1})
+    ->Args({32, 1000, 0})
+    ->Args({32, 1000, 1})
     ->Iterations(1)
     ->Repetitions(40)
     ->UseManualTime()

@@ -47,6 +47,9 @@ class SiaJob {
   int MaxObservedReplicas(int type) const;
   int target_batch_size() const { return target_batch_size_; }
   int num_restarts() const { return num_restarts_ < 0 ? 0 : num_restarts_; }
+  // Every configuration the job knows on `type` (profiled, seeded or run),
+  // keyed by (nodes, replicas, atomic batch).
+  const std::map<std::tuple<int, int, int>, PerfObservation>& observations(int type) const { return observed_[type]; }
   bool restarting() const { return restart_left_s_ > 0; }
 
   // --- execution ---

@@ -150,7 +150,11 @@ Result<SiaRunResult> Loop::Run() {
   for (int64_t round = 0; !AllDone(); ++round) {
     if (round >= options_.max_rounds)
       return ResourceExhausted("sia: not finished after " + std::to_string(round) + " rounds");
-    for (Tracked& t : jobs_) t.job->Step(now_, options_.round_s);
+    for (Tracked& t : jobs_) {
+      const bool was_done = t.job->done();
+      t.job->Step(now_, options_.round_s);
+      if (!was_done && t.job->done() && options_.on_end) options_.on_end(*t.job);
+    }
     now_ += options_.round_s;
     std::vector<const SiaJob*> views;
     std::vector<Tracked*> eligible;

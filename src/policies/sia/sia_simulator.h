@@ -34,6 +34,9 @@ struct SiaSimOptions {
   // Where a performance model known in advance enters (Sia + schedmate):
   // a seed skips the profile. Empty = plain Sia.
   std::function<std::optional<PerfSeed>(const SiaJob&)> known_model;
+  // Called once when a job completes, before any later job is admitted
+  // (Sia + schedmate writes what the job observed to its history).
+  std::function<void(const SiaJob&)> on_end;
   int64_t max_rounds = 2'000'000;
 };
 

@@ -1,0 +1,301 @@
+#include "experiments/sia_experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "core/json.h"
+#include "core/stats.h"
+#include "core/str_format.h"
+#include "experiments/sia_inputs.h"
+#include "experiments/world_setup.h"
+#include "history/redis_store.h"
+#include "history/sqlite_store.h"
+#include "integrations/sia_world.h"
+#include "solver/cbc_solver.h"
+#include "solver/isolated_solver.h"
+#include "traces/trace_loader.h"
+
+namespace schedmate {
+namespace {
+
+namespace fs = std::filesystem;
+
+Result<sia::SiaCluster> ClusterFromJson(const Json& j, const std::string& where) {
+  sia::SiaCluster c;
+  if (j.contains("types")) {
+    if (!j["types"].is_array()) return InvalidArgument(where + ": cluster.types must be a list");
+    for (const Json& t : j["types"]) {
+      ASSIGN_OR_RETURN(std::string name, GetString(t, "name", where + ": cluster.types"));
+      ASSIGN_OR_RETURN(int64_t nodes, GetIntInRange(t, "nodes", where + ": cluster.types", 1, 100000));
+      ASSIGN_OR_RETURN(int64_t per, GetIntInRange(t, "gpus_per_node", where + ": cluster.types", 1, 64));
+      ASSIGN_OR_RETURN(auto max_nodes, GetOptIntInRange(t, "max_job_nodes", where + ": cluster.types", 1, 100000));
+      int n = static_cast<int>(nodes);
+      c.types.push_back({name, n, static_cast<int>(per),
+                         static_cast<int>(max_nodes.value_or(sia::DefaultMaxJobNodes(name, n)))});
+    }
+  } else {
+    c = sia::DefaultSiaCluster();
+  }
+  ASSIGN_OR_RETURN(auto scale, GetOptIntInRange(j, "scale", where + ": cluster", 1, 1024));
+  return sia::ScaleCluster(std::move(c), static_cast<int>(scale.value_or(1)));
+}
+
+Status ReadSiaSection(const Json& s, const std::string& where, SiaExperimentConfig& c) {
+  std::string w = where + ": sia";
+  if (s.contains("p")) {
+    ASSIGN_OR_RETURN(c.params.p, GetNumber(s, "p", w));
+  }
+  if (c.params.p == 0) return InvalidArgument(w + ".p must not be 0");
+  if (s.contains("lambda_n")) {
+    ASSIGN_OR_RETURN(c.params.lambda_n, GetNumber(s, "lambda_n", w));
+  }
+  if (s.contains("solver_time_limit_s")) {
+    ASSIGN_OR_RETURN(c.params.milp.time_limit_s, GetNumber(s, "solver_time_limit_s", w));
+  }
+  ASSIGN_OR_RETURN(auto round, GetOptIntInRange(s, "round_s", w, 1, 86400));
+  c.options.round_s = static_cast<int>(round.value_or(60));
+  ASSIGN_OR_RETURN(auto prof, GetOptIntInRange(s, "profile_s_per_type", w, 0, 86400));
+  c.options.profile_s_per_type = static_cast<int>(prof.value_or(20));
+  if (s.contains("bootstrap")) {
+    ASSIGN_OR_RETURN(std::string b, GetString(s, "bootstrap", w));
+    ASSIGN_OR_RETURN(c.options.bootstrap, ParseSiaBootstrap(b, where));
+  }
+  return Status::Ok();
+}
+
+Status ReadSchedmateSection(const Json& s, const std::string& where, SiaExperimentConfig& c) {
+  std::string w = where + ": schedmate";
+  RETURN_IF_ERROR(OnlyKnownFields(s, {"runs", "history", "world_seed"}, w));
+  ASSIGN_OR_RETURN(auto runs, GetOptString(s, "runs", w));
+  if (runs) {
+    ASSIGN_OR_RETURN(c.runs, ParseSiaRuns(*runs, w + ".runs"));
+  }
+  ASSIGN_OR_RETURN(auto history, GetOptString(s, "history", w));
+  c.history = history.value_or(c.history);
+  ASSIGN_OR_RETURN(auto seed, GetOptInt(s, "world_seed", w));
+  if (seed) c.mapping.seed = static_cast<uint64_t>(*seed);
+  return Status::Ok();
+}
+
+std::vector<sia::SiaJobInput> JobInputs(const Trace& trace) {
+  std::vector<sia::SiaJobInput> jobs;
+  for (const auto& j : trace.jobs) jobs.push_back({j.id, j.type, j.submit_s, j.batch_size});
+  return jobs;
+}
+
+// A fresh, empty history for one workload file, removed when it goes.
+class FileHistory {
+ public:
+  static Result<std::unique_ptr<FileHistory>> Open(const std::string& spec, size_t file_index) {
+    auto h = std::unique_ptr<FileHistory>(new FileHistory());
+    const std::string tag = StrFormat("%d_%zu", static_cast<int>(getpid()), file_index);
+    if (spec.rfind("redis://", 0) == 0) {
+      ASSIGN_OR_RETURN(RedisOptions ro, ParseRedisUrl(spec));
+      ro.prefix += ":sia:" + tag;
+      ASSIGN_OR_RETURN(h->store_, OpenRedisHistory(ro));
+      return h;
+    }
+    if (spec != "sqlite") return InvalidArgument("schedmate.history: \"sqlite\" or redis://host:port, not \"" + spec + "\"");
+    h->db_ = (fs::temp_directory_path() / ("schedmate_sia_" + tag + ".db")).string();
+    fs::remove(h->db_);
+    SqliteOptions so;
+    so.group_commit = 64;  // thousands of records per file; durability per record is not needed here
+    ASSIGN_OR_RETURN(h->store_, OpenSqliteHistory(h->db_, so));
+    return h;
+  }
+  ~FileHistory() {
+    store_.reset();
+    if (db_.empty()) return;
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(db_ + suffix, ec);
+  }
+  HistoryStore& store() { return *store_; }
+
+ private:
+  FileHistory() = default;
+  std::unique_ptr<HistoryStore> store_;
+  std::string db_;
+};
+
+struct SchedmateRun {
+  sia::SiaRunResult result;
+  SiaSchedmateStats stats;
+};
+
+Result<SchedmateRun> RunWithHistory(const SiaExperimentConfig& c, const std::map<std::string, sia::AppProfile>& profiles,
+                                    const Trace& trace, const WorkloadCatalog& catalog, size_t file_index,
+                                    MilpSolver* solver) {
+  SiaWorld world = MapSiaTrace(trace, catalog, c.mapping);
+  ASSIGN_OR_RETURN(auto history, FileHistory::Open(c.history, file_index));
+  SiaSchedmate schedmate(world, c.cluster, history->store());
+  sia::SiaSimOptions options = c.options;
+  options.bootstrap = sia::Bootstrap::kProfile;  // what a history hit skips
+  schedmate.Attach(options);
+  ASSIGN_OR_RETURN(sia::SiaRunResult r, sia::RunSia(c.cluster, profiles, JobInputs(trace), c.params, options, solver));
+  if (!schedmate.store_error().ok()) return schedmate.store_error().WithContext("history");
+  return SchedmateRun{std::move(r), schedmate.stats()};
+}
+
+double Mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+double Std(const std::vector<double>& v) {
+  const double m = Mean(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return v.empty() ? 0 : std::sqrt(s / static_cast<double>(v.size()));
+}
+
+int HitCount(const sia::SiaRunResult& r) {
+  return static_cast<int>(std::count_if(r.jobs.begin(), r.jobs.end(), [](const auto& j) { return j.seeded; }));
+}
+
+std::string RunLine(const std::string& label, const sia::SiaRunResult& r) {
+  std::vector<double> ms;
+  for (const auto& s : r.rounds) ms.push_back(s.policy_ms);
+  std::string line = StrFormat("  %-15s jobs %4zu  avg %6.2f h  p99 %6.2f h  makespan %6.2f h  gpu-h %8.1f  "
+                               "profile gpu-h %5.2f  policy ms median %6.1f p95 %6.1f  failed rounds %d\n",
+                               label.c_str(), r.jobs.size(), r.avg_jct_s / 3600, r.p99_jct_s / 3600,
+                               r.makespan_s / 3600, r.gpu_hours, r.profile_gpu_hours, Median(ms), Percentile(ms, 95),
+                               r.failed_rounds);
+  for (const auto& s : r.rounds)
+    if (!s.solved) line += StrFormat("    round t=%lld kept the previous allocation: %s\n", (long long)s.t, s.note.c_str());
+  return line;
+}
+
+std::string MeanLine(const std::string& label, const std::vector<const sia::SiaRunResult*>& runs) {
+  std::vector<double> avg, p99, makespan;
+  for (const auto* r : runs)
+    avg.push_back(r->avg_jct_s / 3600), p99.push_back(r->p99_jct_s / 3600), makespan.push_back(r->makespan_s / 3600);
+  return StrFormat("  %-15s avg JCT %.2f ± %.2f h  p99 JCT %.2f ± %.2f h  makespan %.2f ± %.2f h\n", label.c_str(),
+                   Mean(avg), Std(avg), Mean(p99), Std(p99), Mean(makespan), Std(makespan));
+}
+
+}  // namespace
+
+Result<sia::Bootstrap> ParseSiaBootstrap(const std::string& s, const std::string& where) {
+  if (s == "profile") return sia::Bootstrap::kProfile;
+  if (s == "as_you_go") return sia::Bootstrap::kAsYouGo;
+  return InvalidArgument(where + ": sia.bootstrap must be \"profile\" or \"as_you_go\", not \"" + s + "\"");
+}
+
+Result<SiaRuns> ParseSiaRuns(const std::string& s, const std::string& where) {
+  if (s == "both") return SiaRuns::kBoth;
+  if (s == "sia") return SiaRuns::kSia;
+  if (s == "schedmate") return SiaRuns::kSchedmate;
+  return InvalidArgument(where + ": must be \"both\", \"sia\" or \"schedmate\", not \"" + s + "\"");
+}
+
+Result<SiaExperimentConfig> ReadSiaExperimentConfig(const std::string& path, const SharedDir& shared) {
+  ASSIGN_OR_RETURN(Json j, ReadJsonFile(path));
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "workloads", "profiles", "cluster", "sia", "schedmate"}, path));
+  SiaExperimentConfig c;
+  ASSIGN_OR_RETURN(std::string workloads, GetString(j, "workloads", path));
+  ASSIGN_OR_RETURN(c.workloads, ResolveConfigPath(workloads, path, "workloads", shared));
+  ASSIGN_OR_RETURN(auto profiles, GetOptString(j, "profiles", path));
+  ASSIGN_OR_RETURN(c.profiles, ResolveConfigPath(profiles.value_or("${SHARED}/traces/sia/profiles"), path, "profiles",
+                                                 shared));
+  if (j.contains("cluster")) {
+    ASSIGN_OR_RETURN(c.cluster, ClusterFromJson(j["cluster"], path));
+  }
+  if (j.contains("sia")) RETURN_IF_ERROR(ReadSiaSection(j["sia"], path, c));
+  if (j.contains("schedmate")) RETURN_IF_ERROR(ReadSchedmateSection(j["schedmate"], path, c));
+  return c;
+}
+
+std::vector<std::string> SiaWorkloadFiles(const std::string& path, int max_files) {
+  std::vector<std::string> files;
+  if (!fs::is_directory(path)) return {path};
+  for (const auto& f : fs::directory_iterator(path))
+    if (f.path().extension() == ".csv") files.push_back(f.path().string());
+  std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  if (max_files > 0 && static_cast<int>(files.size()) > max_files) files.resize(max_files);
+  return files;
+}
+
+Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_files,
+                                       const std::function<void(const SiaFileResult&)>& on_file) {
+  ASSIGN_OR_RETURN(auto profiles, LoadSiaAppProfiles(c.profiles));
+  const WorkloadCatalog catalog = LoadWorkloadCatalog(c.shared);
+  CbcSolver cbc;
+  IsolatedSolver solver(&cbc);  // a CBC assertion fails one round, not the whole run
+  SiaComparison out;
+  const std::vector<std::string> files = SiaWorkloadFiles(c.workloads, max_files);
+  for (size_t i = 0; i < files.size(); ++i) {
+    ASSIGN_OR_RETURN(Trace trace, LoadTraceFile(files[i], TraceFormat::kSia));
+    SiaFileResult f;
+    f.file = files[i];
+    if (c.runs != SiaRuns::kSchedmate) {
+      auto r = sia::RunSia(c.cluster, profiles, JobInputs(trace), c.params, c.options, &solver);
+      if (!r.ok()) return r.status().WithContext(files[i]);
+      f.sia = std::move(r).value();
+    }
+    if (c.runs != SiaRuns::kSia) {
+      auto r = RunWithHistory(c, profiles, trace, catalog, i, &solver);
+      if (!r.ok()) return r.status().WithContext(files[i] + ": sia+schedmate");
+      f.schedmate = std::move(r->result);
+      f.stats = r->stats;
+    }
+    if (on_file) on_file(f);
+    out.files.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string FormatSiaHeader(const SiaExperimentConfig& c) {
+  return StrFormat("sia: %d GPUs, p=%.2f, lambda_n=%.2f, round %d s, bootstrap %s; sia+schedmate: history %s, "
+                   "world seed %llu\n",
+                   c.cluster.TotalGpus(), c.params.p, c.params.lambda_n, c.options.round_s,
+                   c.options.bootstrap == sia::Bootstrap::kProfile ? "profile" : "as_you_go", c.history.c_str(),
+                   (unsigned long long)c.mapping.seed);
+}
+
+std::string FormatSiaFile(const SiaFileResult& r) {
+  std::string s = fs::path(r.file).filename().string() + "\n";
+  if (r.sia) s += RunLine("sia", *r.sia);
+  if (r.schedmate) {
+    s += RunLine("sia+schedmate", *r.schedmate);
+    const SiaSchedmateStats& st = *r.stats;
+    const double saved = r.sia ? r.sia->profile_gpu_hours - r.schedmate->profile_gpu_hours : 0;
+    s += StrFormat("  %-15s hits %d of %zu jobs (%.1f %%; misses: no match %lld, match without throughputs %lld, "
+                   "no code %lld, extraction failed %lld)%s; written back %lld; advisor %.2f ms/job\n",
+                   "", HitCount(*r.schedmate), r.schedmate->jobs.size(),
+                   100.0 * HitCount(*r.schedmate) / std::max<size_t>(1, r.schedmate->jobs.size()),
+                   (long long)st.no_match, (long long)st.no_throughputs, (long long)st.no_code,
+                   (long long)st.extraction_failures,
+                   r.sia ? StrFormat("; profiling GPU-h saved %.2f", saved).c_str() : "", (long long)st.written_back,
+                   st.advised ? st.advisor_ms / static_cast<double>(st.advised) : 0.0);
+  }
+  return s;
+}
+
+std::string FormatSiaSummary(const SiaComparison& c) {
+  std::vector<const sia::SiaRunResult*> plain, with;
+  double hits = 0, jobs = 0, saved = 0;
+  for (const auto& f : c.files) {
+    if (f.sia) plain.push_back(&*f.sia);
+    if (!f.schedmate) continue;
+    with.push_back(&*f.schedmate);
+    hits += HitCount(*f.schedmate), jobs += static_cast<double>(f.schedmate->jobs.size());
+    if (f.sia) saved += f.sia->profile_gpu_hours - f.schedmate->profile_gpu_hours;
+  }
+  std::string s = StrFormat("mean over %zu files:\n", c.files.size());
+  if (!plain.empty()) s += MeanLine("sia", plain);
+  if (!with.empty()) s += MeanLine("sia+schedmate", with);
+  if (!with.empty())
+    s += StrFormat("  hit rate %.1f %% (jobs that skipped profiling)%s\n", jobs > 0 ? 100 * hits / jobs : 0.0,
+                   plain.empty() ? "" : StrFormat("; profiling GPU-h saved %.2f in all", saved).c_str());
+  return s;
+}
+
+}  // namespace schedmate
