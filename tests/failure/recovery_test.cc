@@ -2,6 +2,7 @@
 // a node-side check the tenant cannot write; limits hold across executors
 // sharing a durable ledger; nothing executes before its audit is written.
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -228,6 +229,38 @@ TEST(Recovery, LimitsHoldAcrossExecutorsSharingADurableLedger) {
   ASSERT_TRUE(trail.ok());
   EXPECT_GT(trail->size(), 20u);  // the trail is read back from the file
   std::filesystem::remove(path);
+}
+
+// Many processes opening one fresh history file at once (the WAL switch and
+// the table creation race: "database is locked" before the retry) all get
+// the ledger, and the quota still holds across them.
+TEST(Recovery, ConcurrentOpensOfAFreshLedgerAllSucceedAndShareTheQuota) {
+  for (int round = 0; round < 3; ++round) {
+    std::string path = TempPath("fresh-guards") + std::to_string(round) + ".db";
+    std::filesystem::remove(path);
+    std::vector<pid_t> children;
+    for (int i = 0; i < 16; ++i) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        auto ledger = OpenSqliteGuardLedger(path);
+        if (!ledger.ok()) _exit(2);
+        auto d = (*ledger)->Reserve({"isolate", 3, 3600'000, 0}, 1000 + i, {{"i", i}});
+        _exit(d.ok() && d->granted ? 0 : d.ok() ? 1 : 3);
+      }
+      children.push_back(pid);
+    }
+    int granted = 0, failed = 0;
+    for (pid_t pid : children) {
+      int status = 0;
+      waitpid(pid, &status, 0);
+      int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      granted += code == 0;
+      failed += code != 0 && code != 1;
+    }
+    EXPECT_EQ(failed, 0) << "round " << round;
+    EXPECT_EQ(granted, 3) << "round " << round;
+    std::filesystem::remove(path);
+  }
 }
 
 // Item 2: nothing executes unless its audit record is durably written first.
