@@ -2,11 +2,9 @@
 
 #include <sqlite3.h>
 
-#include <algorithm>
-#include <chrono>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+
+#include "history/sqlite_exec.h"
 
 namespace schedmate {
 namespace {
@@ -14,27 +12,14 @@ namespace {
 // Long enough for twenty processes queueing on one reservation each.
 constexpr int kBusyTimeoutMs = 30000;
 
-// Switching to WAL and creating the tables can answer SQLITE_BUSY at once,
-// without the busy handler, while another process does the same on a fresh
-// file: retried with a short back-off until the busy timeout.
 Status CreateSchema(sqlite3* db, const std::string& path) {
-  const char* schema =
-      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-      "CREATE TABLE IF NOT EXISTS guard_events(scope TEXT NOT NULL, time_ms INTEGER NOT NULL);"
-      "CREATE INDEX IF NOT EXISTS guard_events_scope ON guard_events(scope, time_ms);"
-      "CREATE TABLE IF NOT EXISTS guard_audit(id INTEGER PRIMARY KEY AUTOINCREMENT, record TEXT NOT NULL);";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
-  for (int attempt = 0;; ++attempt) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db, schema, nullptr, nullptr, &err);
-    std::string why = err ? err : sqlite3_errmsg(db);
-    sqlite3_free(err);
-    if (rc == SQLITE_OK) return Status::Ok();
-    bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
-    if (!busy || std::chrono::steady_clock::now() >= deadline)
-      return Unavailable(path + ": cannot create the guard ledger tables: " + why);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5 + 5 * std::min(attempt, 10)));
-  }
+  return ExecRetryingBusy(db,
+                          "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                          "CREATE TABLE IF NOT EXISTS guard_events(scope TEXT NOT NULL, time_ms INTEGER NOT NULL);"
+                          "CREATE INDEX IF NOT EXISTS guard_events_scope ON guard_events(scope, time_ms);"
+                          "CREATE TABLE IF NOT EXISTS guard_audit(id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                          "record TEXT NOT NULL);",
+                          path + ": cannot create the guard ledger tables", kBusyTimeoutMs);
 }
 
 class Statement {

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "history/sqlite_exec.h"
+
 namespace schedmate {
 namespace {
 
@@ -163,14 +165,6 @@ class SqliteHistory : public HistoryStore {
   int pending_ = 0;                 // Puts in the open group-commit transaction
 };
 
-Status Exec(sqlite3* db, const char* sql, const std::string& path) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) return Status::Ok();
-  std::string m = path + ": " + (err ? err : "sqlite error");
-  sqlite3_free(err);
-  return Unavailable(m);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path, SqliteOptions options) {
@@ -188,7 +182,8 @@ Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path,
   sqlite3_busy_timeout(db, 5000);
   // WAL + synchronous=NORMAL: a committed write survives the process being
   // killed (it is in the OS); FULL would also survive power loss.
-  if (Status s = Exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path); !s.ok()) return fail(s);
+  if (Status s = ExecRetryingBusy(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", path, 5000); !s.ok())
+    return fail(s);
   sqlite3_stmt* st = nullptr;
   int version = 0;
   if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
@@ -198,12 +193,12 @@ Result<std::unique_ptr<HistoryStore>> OpenSqliteHistory(const std::string& path,
     return fail(FailedPrecondition(path + ": history schema version " + std::to_string(version) +
                                    " is newer than this build (" + std::to_string(kDbVersion) + ")"));
   if (version == 0) {
-    Status s = Exec(db,
-                    "CREATE TABLE IF NOT EXISTS records(job_id TEXT PRIMARY KEY, completed_at INTEGER NOT NULL, "
-                    "body TEXT NOT NULL, fingerprint BLOB, version INTEGER NOT NULL);"
-                    "CREATE INDEX IF NOT EXISTS records_completed ON records(completed_at);"
-                    "PRAGMA user_version = 1;",
-                    path);
+    Status s = ExecRetryingBusy(db,
+                                "CREATE TABLE IF NOT EXISTS records(job_id TEXT PRIMARY KEY, completed_at INTEGER "
+                                "NOT NULL, body TEXT NOT NULL, fingerprint BLOB, version INTEGER NOT NULL);"
+                                "CREATE INDEX IF NOT EXISTS records_completed ON records(completed_at);"
+                                "PRAGMA user_version = 1;",
+                                path, 5000);
     if (!s.ok()) return fail(s);
   }
   return std::unique_ptr<HistoryStore>(new SqliteHistory(db, path, options));
