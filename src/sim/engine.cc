@@ -1,113 +1,13 @@
 #include "sim/engine.h"
 
+#include "sim/engine_internal.h"
+
 #include <algorithm>
 #include <cmath>
 #include <queue>
 
 namespace schedmate {
-namespace {
-
-// Event kinds, in their order at equal times: ends before wakeups, failure
-// events (SimOptions::failures) last.
-enum EventKind : int {
-  kEnd = 0,
-  kWakeup = 1,
-  kJobFails = 2,      // a job placed on a broken node fails (target: job)
-  kNodeFault = 3,     // a node breaks on its own (target: node)
-  kReplacement = 4,   // a drained node's replacement arrives (target: node)
-  kResubmission = 5,  // the user resubmits a failed job (target: job)
-  kOperatorDrain = 6, // operators drain a node still broken (target: node, token: its break)
-};
-
-// Heap entry.
-struct Event {
-  int64_t time;
-  int kind;  // EventKind
-  int32_t target;
-  uint32_t token;
-  bool operator>(const Event& o) const {
-    return time != o.time ? time > o.time : kind > o.kind;
-  }
-};
-
-class Engine final : public SimState, public SchedulingActions {
- public:
-  Engine(const Trace& trace, const ClusterSpec& spec, Policy& policy,
-         const SimOptions& options)
-      : trace_(trace), cluster_(spec), policy_(policy), options_(options) {}
-
-  Result<SimResult> Run();
-
-  // SimState
-  int64_t Now() const override { return now_; }
-  const SimJob& Job(JobIndex j) const override { return jobs_[j.value]; }
-  const Cluster& cluster() const override { return cluster_; }
-
-  // SchedulingActions
-  Status Start(JobIndex job, const Allocation& allocation) override;
-  Status Preempt(JobIndex job, int64_t restart_overhead_s) override;
-  Status Pack(JobIndex guest, JobIndex host, double guest_rate, double host_rate) override;
-  Status MoveToVc(JobIndex job, VcIndex vc) override;
-
- private:
-  // Banks progress up to now and continues at `rate` (re-schedules the end).
-  void Resegment(SimJob& j, double rate);
-  // `j` leaves its GPUs: releases them, or hands them to its partner.
-  void LeaveGpus(SimJob& j);
-  void StopGuest(SimJob& j);
-  void PushEnd(SimJob& j) { heap_.push({j.ExpectedEnd(), 0, j.index.value, j.generation}); }
-  Status Admit();
-  void Sample(int64_t until);
-  void End(int32_t j);
-  void Arrive(int32_t j);
-  void MarkDirty(VcIndex vc);
-  Status ScheduleDirty();
-  void ReportProgress();
-  // " (e.g. 'a' in VC x needing 8 GPUs, ...)": what a stall left behind.
-  std::string PendingSample() const;
-
-  // Failures (only with SimOptions::failures; see failure_book.h).
-  struct Cause {
-    FailureCategory category = FailureCategory::kUserScript;
-    std::string component;
-    NodeIndex node;
-  };
-  void HandleFailureEvent(const Event& e);
-  void OnNodeFault(int32_t node);
-  void OnBrokenNodeFailure(int32_t job);
-  void OnReplacement(int32_t node);
-  // The trace's recorded failure of a job whose work reached its end.
-  void FailAsTraceSays(int32_t job);
-  void Fail(int32_t job, const Cause& cause);
-  RecoveryDecision Decide(const SimJob& j, const Cause& cause, const WorkAtFailure& at);
-  void Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at);
-  void Drain(NodeIndex node);
-  // A job just placed on a broken node fails shortly after.
-  void FailIfOnBrokenNode(const SimJob& j);
-  std::optional<NodeIndex> BrokenNodeOf(const SimJob& j) const;
-  void PushNextNodeFault();
-  void BreakNode(NodeIndex node, const std::string& component);
-  void OnOperatorNotice(int32_t node, uint32_t break_no);
-
-  const Trace& trace_;
-  Cluster cluster_;
-  Policy& policy_;
-  SimOptions options_;
-  std::optional<FailureBook> book_;
-  NodeFaultProcess::Fault next_fault_;
-  std::vector<SimJob> jobs_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> heap_;
-  std::vector<uint32_t> wakeup_token_;
-  std::vector<int64_t> wakeup_time_;
-  std::vector<char> dirty_;
-  std::vector<int32_t> dirty_list_;
-  SimResult result_;
-  int64_t now_ = 0;
-  int64_t next_sample_ = 0;
-  int64_t runnable_ = 0, done_ = 0, decisions_ = 0;
-  int32_t running_ = 0, pending_ = 0, pending_gpus_ = 0;
-  int64_t progress_step_ = 1, next_progress_ = 1;
-};
+namespace engine_internal {
 
 Status Engine::Admit() {
   jobs_.resize(trace_.jobs.size());
@@ -366,170 +266,6 @@ Status Engine::ScheduleDirty() {
   return Status::Ok();
 }
 
-void Engine::PushNextNodeFault() {
-  if (!book_->node_faults().enabled()) return;
-  next_fault_ = book_->node_faults().Next(now_);
-  heap_.push({next_fault_.time_s, kNodeFault, next_fault_.node, 0});
-}
-
-void Engine::HandleFailureEvent(const Event& e) {
-  switch (e.kind) {
-    case kJobFails:
-      if (jobs_[e.target].generation == e.token && jobs_[e.target].phase == JobPhase::kRunning)
-        OnBrokenNodeFailure(e.target);
-      break;
-    case kNodeFault: OnNodeFault(e.target); break;
-    case kReplacement: OnReplacement(e.target); break;
-    case kOperatorDrain: OnOperatorNotice(e.target, e.token); break;
-    case kResubmission:
-      if (jobs_[e.target].generation == e.token && jobs_[e.target].phase == JobPhase::kFuture) Arrive(e.target);
-      break;
-  }
-}
-
-std::optional<NodeIndex> Engine::BrokenNodeOf(const SimJob& j) const {
-  for (const auto& [node, count] : j.allocation.parts)
-    if (book_->broken(node.value)) return node;
-  return std::nullopt;
-}
-
-void Engine::FailIfOnBrokenNode(const SimJob& j) {
-  if (book_ && BrokenNodeOf(j))
-    heap_.push({now_ + book_->params().broken_node_fail_after_s, kJobFails, j.index.value, j.generation});
-}
-
-void Engine::OnBrokenNodeFailure(int32_t job) {
-  std::optional<NodeIndex> node = BrokenNodeOf(jobs_[job]);
-  if (!node) return;  // replaced meanwhile
-  ++book_->stats().broken_node_failures;
-  Fail(job, {FailureCategory::kInfrastructure, book_->broken_component(node->value), *node});
-}
-
-// A fault fails every job on the node; a drained node is out of service and
-// absorbs it.
-void Engine::OnNodeFault(int32_t node) {
-  const std::string component = next_fault_.component;
-  PushNextNodeFault();
-  if (cluster_.drained(NodeIndex(node))) return;
-  BreakNode(NodeIndex(node), component);
-  ++book_->stats().node_faults;
-  ++result_.events;
-  std::vector<int32_t> hit;
-  for (const SimJob& j : jobs_) {
-    if (j.phase != JobPhase::kRunning) continue;
-    for (const auto& part : j.allocation.parts)
-      if (part.first.value == node) {
-        hit.push_back(j.index.value);
-        break;
-      }
-  }
-  for (int32_t j : hit)
-    if (jobs_[j].phase == JobPhase::kRunning) Fail(j, {FailureCategory::kInfrastructure, component, NodeIndex(node)});
-}
-
-void Engine::OnReplacement(int32_t node) {
-  cluster_.Restore(NodeIndex(node));
-  book_->MarkReplaced(node, now_, cluster_.gpus_per_node());
-  ++result_.events;
-  MarkDirty(cluster_.VcOfNode(NodeIndex(node)));
-}
-
-void Engine::FailAsTraceSays(int32_t job) {
-  const PlannedFailure& p = book_->Planned(job);
-  NodeIndex node = jobs_[job].allocation.parts.front().first;
-  if (p.category == FailureCategory::kInfrastructure && IsNodeLocal(p.component)) BreakNode(node, p.component);
-  Fail(job, {p.category, p.component, node});
-}
-
-void Engine::BreakNode(NodeIndex node, const std::string& component) {
-  if (book_->broken(node.value)) return;
-  uint32_t break_no = book_->Break(node.value, component);
-  if (book_->params().operator_notice_s > 0)
-    heap_.push({now_ + book_->params().operator_notice_s, kOperatorDrain, node.value, break_no});
-}
-
-void Engine::OnOperatorNotice(int32_t node, uint32_t break_no) {
-  if (!book_->broken(node) || book_->breaks(node) != break_no || cluster_.drained(NodeIndex(node))) return;
-  ++book_->stats().operator_drains;
-  Drain(NodeIndex(node));
-  MarkDirty(cluster_.VcOfNode(NodeIndex(node)));
-}
-
-void Engine::Drain(NodeIndex node) {
-  if (cluster_.drained(node)) return;
-  cluster_.Drain(node);
-  book_->MarkDrained(node.value, now_);
-  heap_.push({now_ + book_->params().replacement_delay_s, kReplacement, node.value, 0});
-}
-
-RecoveryDecision Engine::Decide(const SimJob& j, const Cause& cause, const WorkAtFailure& at) {
-  if (!options_.recovery) return {};
-  JobFailureEvent f;
-  f.job = j.index;
-  f.job_id = j.spec->id;
-  f.now_s = now_;
-  f.gpus = j.gpus;
-  f.category = cause.category;
-  f.component = cause.component;
-  f.node = cause.node;
-  f.node_name = SimNodeName(cause.node);
-  f.node_broken = book_->broken(cause.node.value);
-  f.work_done_s = at.done_s;
-  f.checkpoint_s = at.saved_s;
-  return options_.recovery->OnJobFailure(f);
-}
-
-// Ends the failed attempt: banks its progress, frees its GPUs, tells the
-// policy it ended, then follows the recovery decision.
-void Engine::Fail(int32_t i, const Cause& cause) {
-  SimJob& j = jobs_[i];
-  int64_t ran = now_ - j.last_start_s;
-  j.executed_s += ran;
-  j.attained_gpu_s += ran * j.gpus;
-  int64_t done = static_cast<int64_t>(std::llround(static_cast<double>(now_ - j.segment_start_s) * j.rate));
-  WorkAtFailure at = book_->CloseAttempt(i, std::max<int64_t>(0, j.remaining_s - done));
-  LeaveGpus(j);
-  FailureStats& stats = book_->stats();
-  ++stats.job_failures;
-  ++(cause.category == FailureCategory::kInfrastructure ? stats.infrastructure
-     : cause.category == FailureCategory::kFramework    ? stats.framework
-                                                         : stats.user_script);
-  RecoveryDecision d = Decide(j, cause, at);
-  if (d.drain_node) Drain(cause.node);
-  j.allocation = {};
-  ++j.failures;
-  ++j.generation;
-  --running_;
-  ++result_.events;
-  Rerun(j, d, at);
-  policy_.OnEnd(j.index, *this);
-  MarkDirty(j.vc);
-  if (d.restart_from_checkpoint) Arrive(i);
-}
-
-// Restart from the checkpoint now, or the user resubmits from scratch later,
-// or nobody runs the job again.
-void Engine::Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at) {
-  FailureStats& stats = book_->stats();
-  const FailureParams& p = book_->params();
-  const bool resubmits = !d.restart_from_checkpoint && book_->UserResubmits(j.index.value, j.failures);
-  stats.lost_work_gpu_s += (at.done_s - (d.restart_from_checkpoint ? at.saved_s : 0)) * j.gpus;
-  j.phase = JobPhase::kFuture;
-  if (d.restart_from_checkpoint || resubmits) {
-    j.remaining_s = book_->OpenAttempt(j.index.value, d.restart_from_checkpoint, at);
-    ++(d.restart_from_checkpoint ? stats.restarts : stats.resubmissions);
-    if (resubmits) heap_.push({now_ + p.resubmit_delay_s, kResubmission, j.index.value, j.generation});
-    return;
-  }
-  ++stats.abandoned;
-  j.abandoned = true;
-  j.remaining_s = 0;
-  j.finish_s = now_;
-  j.phase = JobPhase::kDone;
-  ++done_;
-  if (done_ >= next_progress_) ReportProgress();
-}
-
 Result<SimResult> Engine::Run() {
   RETURN_IF_ERROR(Admit());
   result_.policy = std::string(policy_.Name());
@@ -615,13 +351,13 @@ Result<SimResult> Engine::Run() {
   return std::move(result_);
 }
 
-}  // namespace
+}  // namespace engine_internal
 
 Result<SimResult> Simulate(const Trace& trace, const ClusterSpec& spec,
                            Policy& policy, const SimOptions& options) {
   RETURN_IF_ERROR(spec.Validate());
   if (options.failures) RETURN_IF_ERROR(options.failures->Validate());
-  Engine engine(trace, spec, policy, options);
+  engine_internal::Engine engine(trace, spec, policy, options);
   return engine.Run();
 }
 
