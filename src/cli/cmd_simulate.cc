@@ -28,6 +28,7 @@ struct SimulateArgs {
   std::string unknown_vc = "drop";
   std::string policies;
   std::string estimator, placement, restart_overhead;
+  std::string backfill, backfill_estimate;
   int64_t seed = 1;
   bool json = false;
   std::string jobs_out, out_dir, progress = "auto";
@@ -77,6 +78,9 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
     if (given("--estimator")) p.estimator = a.estimator;
     if (given("--placement")) p.placement = a.placement;
     if (given("--restart-overhead")) p.restart_overhead = a.restart_overhead;
+    const bool queue_policy = p.name.rfind("tiresias", 0) != 0;  // Tiresias preempts: no queue to backfill
+    if (given("--backfill") && queue_policy) p.backfill = a.backfill;
+    if (given("--backfill-estimate") && queue_policy) p.backfill_estimate = a.backfill_estimate;
   }
   return c;
 }
@@ -168,6 +172,12 @@ void AddSimulateCommand(CLI::App& app) {
   cmd->add_option("--estimator", args->estimator, "SJF/QSSF duration estimator: oracle, history, helios-error-model");
   cmd->add_option("--placement", args->placement, "Placement: consolidate or count");
   cmd->add_option("--restart-overhead", args->restart_overhead, "Tiresias preemption cost: none, lucid, helios or seconds");
+  cmd->add_option("--backfill", args->backfill,
+                  "Queue discipline of fifo/sjf/qssf: strict (head-of-line blocking, default), easy, conservative")
+      ->check(CLI::IsMember({"strict", "easy", "conservative"}));
+  cmd->add_option("--backfill-estimate", args->backfill_estimate,
+                  "Durations the backfill planner uses: oracle (default), user-limit, advisor (the policy's estimator)")
+      ->check(CLI::IsMember({"oracle", "user-limit", "advisor"}));
   cmd->add_option("--seed", args->seed, "Seed for synthetic traces and randomised estimators");
   cmd->add_flag("--json", args->json, "Print the summary as JSON (one object per policy)");
   cmd->add_option("--jobs-out", args->jobs_out, "Write the per-job CSV here (FILE.<policy>.csv for several policies)");

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,8 +20,10 @@ namespace schedmate {
 namespace {
 
 struct StandaloneArgs {
-  std::string config, shared, trace, format, from, to, out;
-  int64_t max_jobs = 0, seed = -1;
+  std::string config, shared, trace, format, synth, from, to, out;
+  int64_t max_jobs = 0, seed = -1, synth_jobs = 0, checkpoint_interval_s = -1;
+  double node_fault_rate = -1;
+  std::vector<double> handler_error_rates;
   int32_t nodes = 0, max_gpus = 0;
   double load = 0;
   bool no_failures = false, no_handler = false, json = false;
@@ -46,7 +49,12 @@ StandaloneExperimentConfig FromConfigFile(const StandaloneArgs& a) {
 
 void ApplyFlags(const StandaloneArgs& a, StandaloneExperimentConfig& c) {
   if (!a.shared.empty()) c.shared = a.shared;
-  if (!a.trace.empty()) c.trace_path = a.trace;
+  if (!a.trace.empty()) c.trace_path = a.trace, c.synth.clear();
+  if (!a.synth.empty()) c.synth = a.synth, c.trace_path.clear();
+  if (a.synth_jobs > 0) c.synth_jobs = static_cast<int32_t>(a.synth_jobs);
+  if (a.checkpoint_interval_s >= 0) c.failures.checkpoint_interval_s = a.checkpoint_interval_s;
+  if (a.node_fault_rate >= 0) c.failures.node_fault_rate_per_node_hour = a.node_fault_rate;
+  if (!a.handler_error_rates.empty()) c.handler_error_rates = a.handler_error_rates;
   if (!a.format.empty()) c.trace_format = a.format;
   if (!a.from.empty()) c.from = a.from;
   if (!a.to.empty()) c.to = a.to;
@@ -72,7 +80,9 @@ void WriteOut(const StandaloneComparison& r, const std::string& dir) {
 void RunStandalone(const StandaloneArgs& a) {
   StandaloneExperimentConfig c = a.config.empty() ? StandaloneExperimentConfig{} : FromConfigFile(a);
   ApplyFlags(a, c);
-  if (c.trace_path.empty()) CommandFailed(InvalidArgument("give --config FILE or --trace FILE"));
+  if (c.trace_path.empty() && c.synth.empty())
+    CommandFailed(InvalidArgument("give --config FILE, --trace FILE or --synth PROFILE"));
+  if (Status s = c.failures.Validate(); !s.ok()) CommandFailed(s);
   ConsoleProgress progress(ConsoleProgress::Wanted(a.progress));
   auto r = RunStandaloneComparison(c, [&](const std::string& label, const SimProgress& p) { progress.Update(label, p); });
   progress.Finish();
@@ -99,6 +109,15 @@ void AddStandaloneCommand(CLI::App& app) {
   cmd->add_option("--shared", a->shared, "Shared data directory (traces, the workload catalog's measurements)");
   cmd->add_option("--trace", a->trace, "Trace file");
   cmd->add_option("--format", a->format, "Trace format (auto)");
+  cmd->add_option("--synth", a->synth, "Or a synthetic trace of this cluster profile (seren, kalos: Acme; venus, saturn, earth, uranus: Helios; see schedmate synth)");
+  cmd->add_option("--jobs", a->synth_jobs, "Jobs in the synthetic trace (default 6000)")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--checkpoint-interval", a->checkpoint_interval_s, "Seconds of work between checkpoints (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--node-fault-rate", a->node_fault_rate, "Node faults per node-hour (default 1.23e-4)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--handler-error-rate", a->handler_error_rates,
+                  "One more run per rate: recovery decided from the truth, wrong at this rate (repeatable)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--from", a->from, "Keep jobs submitted from this day (YYYY-MM-DD)");
   cmd->add_option("--to", a->to, "… to this day (exclusive)");
   cmd->add_option("--max-jobs", a->max_jobs, "Keep at most this many jobs (seeded sample)");

@@ -24,6 +24,7 @@ void AddWorldCommand(CLI::App& app);
 void AddLucidCommand(CLI::App& app);
 void AddSiaCommand(CLI::App& app);
 void AddStandaloneCommand(CLI::App& app);
+void AddBackfillCommand(CLI::App& app);
 void AddTrainCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   schedmate::AddLucidCommand(app);
   schedmate::AddSiaCommand(app);
   schedmate::AddStandaloneCommand(app);
+  schedmate::AddBackfillCommand(app);
   schedmate::AddEvalCommand(app);
   schedmate::AddGenLogsCommand(app);
   schedmate::AddTrainCommand(app);

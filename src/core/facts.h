@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,14 @@ struct FailureDiagnosis {
   std::vector<std::string> evidence;
   double confidence = 0.0;
 };
+
+// Whether a faulty component lives inside the node (gpu, nvlink, node): the
+// node itself is broken and must leave service. Storage and network faults
+// lie outside it (a file system, a switch, the fabric): draining the node
+// gains nothing, and the job may run again on it.
+inline bool ComponentLivesInNode(std::string_view component) {
+  return component == "gpu" || component == "nvlink" || component == "node";
+}
 
 }  // namespace schedmate
 

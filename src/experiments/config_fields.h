@@ -1,6 +1,6 @@
 // Reading an experiment config's optional fields: absent or null keeps the
 // default; a mistyped value is an error naming `where` and the field. Shared
-// by the experiment configs (Lucid, standalone, …).
+// by the experiment configs (Lucid, standalone, backfill, …).
 #ifndef SCHEDMATE_EXPERIMENTS_CONFIG_FIELDS_H_
 #define SCHEDMATE_EXPERIMENTS_CONFIG_FIELDS_H_
 
@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "core/status.h"
+#include "policies/common/backfill.h"
 
 namespace schedmate {
 
@@ -28,6 +29,21 @@ Status OptionalField(const Json& j, const char* key, const std::string& where, T
     ASSIGN_OR_RETURN(int64_t v, GetInt(j, key, where));
     *out = static_cast<T>(v);
   }
+  return Status::Ok();
+}
+
+// The optional "backfill" (strict | easy | conservative) and
+// "backfill_estimate" (oracle | user-limit | advisor) fields of `j`.
+inline Status BackfillFields(const Json& j, const std::string& where, BackfillOptions* b) {
+  std::string mode(BackfillModeName(b->mode)), source(BackfillEstimateName(b->estimate));
+  RETURN_IF_ERROR(OptionalField(j, "backfill", where, &mode));
+  RETURN_IF_ERROR(OptionalField(j, "backfill_estimate", where, &source));
+  auto m = ParseBackfillMode(mode);
+  if (!m.ok()) return InvalidArgument(where + ": field 'backfill': " + m.status().message());
+  auto e = ParseBackfillEstimate(source);
+  if (!e.ok()) return InvalidArgument(where + ": field 'backfill_estimate': " + e.status().message());
+  b->mode = *m;
+  b->estimate = *e;
   return Status::Ok();
 }
 

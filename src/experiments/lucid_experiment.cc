@@ -161,7 +161,7 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
     std::string lw = w + ": lucid";
     RETURN_IF_ERROR(OnlyKnownFields(l, {"profile_time_limit_s", "profile_gpu_limit", "credit_profiled_progress",
                                         "profile_whole_node", "indolent_packing", "packing_min_jobs",
-                                        "evict_overhead_s", "retrain_period_s"},
+                                        "evict_overhead_s", "retrain_period_s", "backfill", "backfill_estimate"},
                                     lw));
     RETURN_IF_ERROR(OptionalField(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
     RETURN_IF_ERROR(OptionalField(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));
@@ -172,7 +172,9 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
     RETURN_IF_ERROR(OptionalField(l, "evict_overhead_s", lw, &c.lucid.evict_overhead_s));
     RETURN_IF_ERROR(OptionalField(l, "retrain_period_s", lw, &c.lucid.retrain_period_s));
     if (c.lucid.profile_time_limit_s < 1) return InvalidArgument(lw + ": field 'profile_time_limit_s': must be >= 1");
+    RETURN_IF_ERROR(BackfillFields(l, lw, &c.lucid.backfill));
   }
+  c.lucid.backfill.seed = c.seed;
   if (j.contains("world")) {
     const Json& m = j["world"];
     std::string mw = w + ": world";

@@ -15,14 +15,21 @@
 #include "history/sqlite_store.h"
 #include "integrations/standalone_advice.h"
 #include "integrations/world_workload_model.h"
+#include "sim/noisy_oracle_recovery.h"
+#include "traces/synthesizer.h"
 #include "traces/trace_loader.h"
 
 namespace schedmate {
 namespace {
 
 Status ParseTrace(const Json& t, const std::string& w, StandaloneExperimentConfig* c) {
-  RETURN_IF_ERROR(OnlyKnownFields(t, {"path", "format", "from", "to", "max_jobs", "max_gpus"}, w));
+  RETURN_IF_ERROR(OnlyKnownFields(t, {"path", "format", "synth", "jobs", "from", "to", "max_jobs", "max_gpus"}, w));
   RETURN_IF_ERROR(OptionalField(t, "path", w, &c->trace_path));
+  RETURN_IF_ERROR(OptionalField(t, "synth", w, &c->synth));
+  RETURN_IF_ERROR(OptionalField(t, "jobs", w, &c->synth_jobs));
+  if (c->synth_jobs < 1) return InvalidArgument(w + ": field 'jobs': must be >= 1");
+  if (!c->synth.empty() && !c->trace_path.empty())
+    return InvalidArgument(w + ": fields 'path' and 'synth': give one trace, not both");
   RETURN_IF_ERROR(OptionalField(t, "format", w, &c->trace_format));
   RETURN_IF_ERROR(OptionalField(t, "from", w, &c->from));
   RETURN_IF_ERROR(OptionalField(t, "to", w, &c->to));
@@ -44,18 +51,30 @@ Status ParseCluster(const Json& k, const std::string& w, StandaloneExperimentCon
 }
 
 Status ParseFailures(const Json& f, const std::string& w, StandaloneExperimentConfig* c) {
-  RETURN_IF_ERROR(OnlyKnownFields(f, {"enabled", "handler", "handler_min_confidence", "unknown_fail_rate",
-                                      "node_fault_rate_per_node_hour", "resubmit_prob", "resubmit_delay_s",
-                                      "checkpoint_interval_s", "restore_s", "replacement_delay_s",
+  RETURN_IF_ERROR(OnlyKnownFields(f, {"enabled", "handler", "handler_min_confidence", "handler_error_rates", "unknown_fail_rate",
+                                      "node_fault_rate_per_node_hour", "resubmit_prob_infrastructure",
+                                      "resubmit_prob_own_fault", "resubmit_delay_s", "checkpoint_interval_s",
+                                      "restore_s", "replacement_delay_s", "operator_drain_after_failures",
                                       "operator_notice_s", "broken_node_fail_after_s"},
                                   w));
   FailureParams& p = c->failures;
   RETURN_IF_ERROR(OptionalField(f, "enabled", w, &c->failures_on));
   RETURN_IF_ERROR(OptionalField(f, "handler", w, &c->handler_run));
   RETURN_IF_ERROR(OptionalField(f, "handler_min_confidence", w, &c->handler_min_confidence));
+  if (f.contains("handler_error_rates")) {
+    const Json& e = f["handler_error_rates"];
+    if (!e.is_array()) return InvalidArgument(w + ": field 'handler_error_rates': expected a list of rates");
+    for (const Json& x : e) {
+      if (!x.is_number() || x.get<double>() < 0 || x.get<double>() > 1)
+        return InvalidArgument(w + ": field 'handler_error_rates': each rate must be a number in [0, 1]");
+      c->handler_error_rates.push_back(x.get<double>());
+    }
+  }
   RETURN_IF_ERROR(OptionalField(f, "unknown_fail_rate", w, &p.unknown_fail_rate));
   RETURN_IF_ERROR(OptionalField(f, "node_fault_rate_per_node_hour", w, &p.node_fault_rate_per_node_hour));
-  RETURN_IF_ERROR(OptionalField(f, "resubmit_prob", w, &p.resubmit_prob));
+  RETURN_IF_ERROR(OptionalField(f, "resubmit_prob_infrastructure", w, &p.resubmit_prob_infrastructure));
+  RETURN_IF_ERROR(OptionalField(f, "resubmit_prob_own_fault", w, &p.resubmit_prob_own_fault));
+  RETURN_IF_ERROR(OptionalField(f, "operator_drain_after_failures", w, &p.operator_drain_after_failures));
   RETURN_IF_ERROR(OptionalField(f, "resubmit_delay_s", w, &p.resubmit_delay_s));
   RETURN_IF_ERROR(OptionalField(f, "checkpoint_interval_s", w, &p.checkpoint_interval_s));
   RETURN_IF_ERROR(OptionalField(f, "restore_s", w, &p.restore_s));
@@ -68,10 +87,29 @@ Status ParseFailures(const Json& f, const std::string& w, StandaloneExperimentCo
   return Status::Ok();
 }
 
+Status ParseRuns(const Json& s, const std::string& w, std::vector<std::string>* runs) {
+  if (!s.contains("runs") || s["runs"].is_null()) return Status::Ok();
+  if (!s["runs"].is_array()) return InvalidArgument(w + ": field 'runs': expected a list");
+  for (const Json& r : s["runs"]) {
+    if (!r.is_string()) return InvalidArgument(w + ": field 'runs': expected names");
+    const std::string name = r.get<std::string>();
+    if (name != "fifo" && name != "qssf" && name != "tiresias" && name != "sjf" && name != "standalone")
+      return InvalidArgument(w + ": field 'runs': unknown run '" + name + "' (fifo, qssf, tiresias, sjf, standalone)");
+    runs->push_back(name);
+  }
+  return Status::Ok();
+}
+
+bool Wanted(const StandaloneExperimentConfig& c, const std::string& run) {
+  return c.runs.empty() || std::find(c.runs.begin(), c.runs.end(), run) != c.runs.end();
+}
+
 Status ParsePolicies(const Json& s, const std::string& w, StandaloneExperimentConfig* c) {
-  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias"}, w));
+  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias", "backfill", "backfill_estimate", "runs"}, w));
   RETURN_IF_ERROR(OptionalField(s, "fallback", w, &c->fallback));
   RETURN_IF_ERROR(OptionalField(s, "tiresias", w, &c->tiresias));
+  RETURN_IF_ERROR(BackfillFields(s, w, &c->backfill));
+  RETURN_IF_ERROR(ParseRuns(s, w, &c->runs));
   if (!MakeEstimator(c->fallback, c->seed).ok())
     return InvalidArgument(w + ": field 'fallback': unknown estimator '" + c->fallback + "'");
   if (c->fallback == "oracle" || c->fallback == "helios-error-model")
@@ -86,9 +124,18 @@ Status ParsePolicies(const Json& s, const std::string& w, StandaloneExperimentCo
 // The slice every run replays: the window, a seeded sample, one VC, submit
 // times from 0, requests capped.
 Result<Trace> PrepareTrace(const StandaloneExperimentConfig& c) {
-  if (c.trace_path.empty()) return InvalidArgument("trace.path: no trace given");
-  ASSIGN_OR_RETURN(TraceFormat f, ParseTraceFormat(c.trace_format));
-  ASSIGN_OR_RETURN(Trace t, LoadTraceFile(c.trace_path, f));
+  Trace t;
+  if (!c.synth.empty()) {  // a synthetic trace of a cluster profile (traces/synthesizer.h)
+    ASSIGN_OR_RETURN(ClusterProfile profile, FindProfile(c.synth));
+    SynthOptions o;
+    o.jobs = c.synth_jobs;
+    o.seed = c.seed;
+    ASSIGN_OR_RETURN(t, SynthesizeTrace(profile, o));
+  } else {
+    if (c.trace_path.empty()) return InvalidArgument("trace: give trace.path or trace.synth");
+    ASSIGN_OR_RETURN(TraceFormat f, ParseTraceFormat(c.trace_format));
+    ASSIGN_OR_RETURN(t, LoadTraceFile(c.trace_path, f));
+  }
   RETURN_IF_ERROR(KeepSlice({c.from, c.to, c.max_jobs, c.seed}, t));
   RebaseOnOneVc(t, c.max_gpus);
   return t;
@@ -138,18 +185,27 @@ std::vector<PolicyConfig> Baselines(const StandaloneExperimentConfig& c, const T
   oracle.name = "sjf";
   oracle.estimator = "oracle";
   for (PolicyConfig* p : {&fifo, &qssf, &tiresias, &oracle}) p->seed = c.seed;
-  return {fifo, qssf, tiresias, oracle};
+  for (PolicyConfig* p : {&fifo, &qssf, &oracle}) {
+    p->backfill = BackfillModeName(c.backfill.mode);
+    p->backfill_estimate = BackfillEstimateName(c.backfill.estimate);
+  }
+  std::vector<PolicyConfig> out;
+  for (const PolicyConfig& p : {fifo, qssf, tiresias, oracle})
+    if (Wanted(c, p.name.rfind("tiresias", 0) == 0 ? "tiresias" : p.name)) out.push_back(p);
+  return out;
 }
 
 std::string Describe(const StandaloneExperimentConfig& c, const Trace& t, const Pool& pool) {
   std::string window = (c.from.empty() ? "" : " from " + c.from) + (c.to.empty() ? "" : " to " + c.to);
   std::string failures = c.failures_on
-                             ? StrFormat("failures on (checkpoint every %lld s, node faults %.2g /node-h, resubmit p %.2f)",
+                             ? StrFormat("failures on (checkpoint every %lld s, node faults %.2g /node-h, resubmit p %.2f infrastructure"
+                                         " / %.2f own fault, operators drain after %d failures)",
                                          (long long)c.failures.checkpoint_interval_s,
-                                         c.failures.node_fault_rate_per_node_hour, c.failures.resubmit_prob)
+                                         c.failures.node_fault_rate_per_node_hour, c.failures.resubmit_prob_infrastructure,
+                                         c.failures.resubmit_prob_own_fault, c.failures.operator_drain_after_failures)
                              : std::string("failures off");
   return StrFormat("%s%s: %zu jobs over %.1f days%s; pool %d nodes x %d GPUs (offered load %.2f); %s; seed %llu",
-                   c.trace_path.c_str(), window.c_str(), t.jobs.size(), static_cast<double>(t.jobs.back().submit_s) / 86400.0,
+                   (c.synth.empty() ? c.trace_path : "synthetic " + c.synth).c_str(), window.c_str(), t.jobs.size(), static_cast<double>(t.jobs.back().submit_s) / 86400.0,
                    c.max_gpus > 0 ? StrFormat(", requests capped at %d GPUs", c.max_gpus).c_str() : "",
                    pool.spec.vcs[0].nodes, c.gpus_per_node, pool.load, failures.c_str(), (unsigned long long)c.seed);
 }
@@ -168,27 +224,40 @@ class Runner {
   Result<StandaloneRun> Baseline(const PolicyConfig& pc) {
     ASSIGN_OR_RETURN(auto policy, MakePolicy(pc));
     std::string label = pc.name == "sjf" ? "sjf-oracle" : pc.name == "qssf" ? "qssf (" + pc.estimator + ")" : pc.name;
-    return Replay(label, *policy, nullptr);
+    ASSIGN_OR_RETURN(StandaloneRun r, Replay(label, *policy, nullptr));
+    if (auto* queue = dynamic_cast<const OrderedQueuePolicy*>(policy.get())) r.backfilled = queue->backfilled();
+    return r;
   }
 
-  Result<StandaloneRun> Standalone(const World& world, bool with_handler) {
+  // The standalone policy without recovery (handler_error_rate < 0 and no
+  // handler), with the real Failure Handler, or with decisions from the
+  // simulator's truth wrong at `oracle_error_rate` (>= 0).
+  Result<StandaloneRun> Standalone(const World& world, bool with_handler, double oracle_error_rate = -1) {
     ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(":memory:"));
     LucidSchedmateOptions ao;
     ao.seed = c_.seed;
     AdvisorDurationAdvice advice(world.map, *world.model, *store, ao);
     ASSIGN_OR_RETURN(auto placer, MakePlacer("consolidate"));
     ASSIGN_OR_RETURN(auto fallback, MakeEstimator(c_.fallback, c_.seed));
-    StandalonePolicy policy(std::move(placer), std::move(fallback), &advice);
+    BackfillOptions backfill = c_.backfill;
+    backfill.seed = c_.seed;
+    StandalonePolicy policy(std::move(placer), std::move(fallback), &advice, backfill);
     SimFailureHandlerOptions ho;
     ho.guards.min_confidence = c_.handler_min_confidence;
     ho.seed = c_.seed;
     SimFailureHandler handler(ho);
-    ASSIGN_OR_RETURN(StandaloneRun r, Replay(with_handler ? "standalone+handler" : "standalone", policy,
-                                             with_handler ? &handler : nullptr));
+    NoisyOracleRecovery oracle(std::max(0.0, oracle_error_rate), c_.seed);
+    const bool by_oracle = oracle_error_rate >= 0;
+    RecoveryHook* hook = by_oracle ? static_cast<RecoveryHook*>(&oracle) : with_handler ? &handler : nullptr;
+    const std::string label = by_oracle      ? StrFormat("standalone+oracle e=%.2f", oracle_error_rate)
+                              : with_handler ? "standalone+handler"
+                                             : "standalone";
+    ASSIGN_OR_RETURN(StandaloneRun r, Replay(label, policy, hook));
     if (!advice.store_error().ok()) return advice.store_error().WithContext("history write-back");
     r.standalone = policy.stats();
     r.advisor = advice.stats();
-    if (with_handler) r.handler = handler.tally();
+    r.backfilled = policy.backfilled();
+    if (with_handler && !by_oracle) r.handler = handler.tally();
     return r;
   }
 
@@ -246,14 +315,28 @@ Result<StandaloneExperimentConfig> StandaloneConfigFromJson(const Json& j, const
 
 Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentConfig& c, const ProgressFn& progress) {
   ASSIGN_OR_RETURN(Trace prepared, PrepareTrace(c));
+  return RunStandaloneComparison(c, std::make_shared<const Trace>(std::move(prepared)), progress);
+}
+
+Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentConfig& c,
+                                                     std::shared_ptr<const Trace> jobs, const ProgressFn& progress) {
+  if (!jobs || jobs->jobs.empty()) return InvalidArgument("standalone comparison: no jobs");
   StandaloneComparison out;
-  out.trace = std::make_shared<const Trace>(std::move(prepared));
+  out.trace = std::move(jobs);
   const Trace& trace = *out.trace;
   const Pool pool = SizePool(c, trace);
   out.setting = Describe(c, trace, pool);
   out.jobs = static_cast<int64_t>(trace.jobs.size());
   out.gpus = pool.gpus;
   out.offered_load = pool.load;
+  if (c.failures_on) {
+    FailureParams params = c.failures;
+    params.seed = c.seed;  // as the runs draw it
+    std::vector<PlannedFailure> plan = PlanTraceFailures(trace, params);
+    for (size_t i = 0; i < plan.size(); ++i)
+      if (plan[i].fails && plan[i].category == FailureCategory::kInfrastructure)
+        out.resumable_jobs.push_back(static_cast<int32_t>(i));
+  }
   Runner runner(c, trace, pool, progress);
   for (const PolicyConfig& pc : Baselines(c, trace)) {
     ASSIGN_OR_RETURN(StandaloneRun r, runner.Baseline(pc));
@@ -265,8 +348,13 @@ Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentC
   world.map = MapTrace(trace, catalog, c.mapping);
   world.model = std::make_unique<WorldWorkloadModel>(world.map, catalog);
   for (bool with_handler : {false, true}) {
-    if (with_handler && !(c.failures_on && c.handler_run)) break;
+    if (!Wanted(c, "standalone") || (with_handler && !(c.failures_on && c.handler_run))) break;
     ASSIGN_OR_RETURN(StandaloneRun r, runner.Standalone(world, with_handler));
+    out.runs.push_back(std::move(r));
+  }
+  for (double e : c.handler_error_rates) {
+    if (!Wanted(c, "standalone") || !c.failures_on) break;
+    ASSIGN_OR_RETURN(StandaloneRun r, runner.Standalone(world, true, e));
     out.runs.push_back(std::move(r));
   }
   return out;

@@ -9,6 +9,7 @@
 #define SCHEDMATE_EXPERIMENTS_STANDALONE_EXPERIMENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "experiments/experiment.h"
 #include "integrations/lucid_schedmate.h"
 #include "integrations/sim_failure_handler.h"
+#include "policies/common/backfill.h"
 #include "policies/standalone/standalone.h"
 #include "sim/failures.h"
 #include "world/trace_mapping.h"
@@ -26,6 +28,8 @@ namespace schedmate {
 struct StandaloneExperimentConfig {
   std::string name = "standalone";
   std::string trace_path, trace_format = "auto";
+  std::string synth;          // or a synthetic trace of this cluster profile (traces/synthesizer.h) …
+  int32_t synth_jobs = 6000;  // … with this many jobs
   std::string from, to;  // calendar window on submit times ("2017-10-01"), optional
   int64_t max_jobs = 0;  // keep at most this many (seeded sample, 0 = all)
   int32_t max_gpus = 0;  // cap requests (0 = none; the pool is always at least the widest job)
@@ -36,8 +40,18 @@ struct StandaloneExperimentConfig {
   bool handler_run = true;  // also run the standalone policy with the Failure Handler
   FailureParams failures;
   double handler_min_confidence = 0.8;
+  // Sensitivity to the Handler's accuracy: one more standalone run per rate,
+  // its recovery decided from the simulator's truth and wrong at that rate
+  // (sim/noisy_oracle_recovery.h).
+  std::vector<double> handler_error_rates;
   std::string fallback = "history";        // the standalone policy's trace-free estimator
   std::string tiresias = "tiresias-lucid";  // preset
+  // Queue discipline of FIFO, QSSF, SJF and the standalone policy (Tiresias
+  // preempts and keeps its own); policies.backfill / backfill_estimate.
+  BackfillOptions backfill;
+  // Which runs to replay (policies.runs: fifo, qssf, tiresias, sjf,
+  // standalone); empty = all.
+  std::vector<std::string> runs;
   MappingParams mapping;
   std::string shared;  // shared data directory; "" = found
   uint64_t seed = 1;
@@ -52,6 +66,7 @@ struct StandaloneRun {
   std::optional<StandaloneStats> standalone;
   std::optional<LucidSchedmateStats> advisor;
   std::optional<SimFailureHandlerTally> handler;
+  int64_t backfilled = 0;  // jobs started while an earlier queued job waited
   double wall_s = 0;
 };
 
@@ -62,10 +77,20 @@ struct StandaloneComparison {
   int64_t jobs = 0;
   int32_t gpus = 0;
   std::vector<StandaloneRun> runs;  // fifo, qssf, tiresias, sjf-oracle, standalone[, standalone+handler]
+  // The trace's resumable failed jobs (their planned failure is an
+  // infrastructure fault), by trace index: the research's Handler gain is
+  // measured on them.
+  std::vector<int32_t> resumable_jobs;
   std::shared_ptr<const Trace> trace;  // the runs' jobs point into it
 };
 
 Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentConfig& c,
+                                                     const ProgressFn& progress = {});
+// The same on jobs prepared elsewhere (one VC, submits from 0; e.g. the jobs
+// a Lucid comparison replayed, so both see the same ones); c's trace fields
+// are not read.
+Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentConfig& c,
+                                                     std::shared_ptr<const Trace> jobs,
                                                      const ProgressFn& progress = {});
 
 // The table with the research's numbers beside ours.

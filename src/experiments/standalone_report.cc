@@ -41,6 +41,56 @@ std::string ComparisonRow(const char* what, const StandaloneRun* ours, const Sta
   return StrFormat("%-40s %+8.1f %% %+8.1f %%\n", what, 100 * Change(*ours, *base), 100 * paper);
 }
 
+// Jobs that ran to completion (not rejected, not abandoned) in every run.
+std::vector<int32_t> CompletedEverywhere(const StandaloneComparison& c) {
+  std::vector<int32_t> out;
+  if (c.runs.empty()) return out;
+  const size_t n = c.runs.front().run.result.jobs.size();
+  for (size_t i = 0; i < n; ++i) {
+    bool all = true;
+    for (const StandaloneRun& r : c.runs) {
+      const auto& jobs = r.run.result.jobs;
+      all = all && i < jobs.size() && jobs[i].phase == JobPhase::kDone && !jobs[i].abandoned &&
+            jobs[i].reject_reason.empty() && jobs[i].finish_s >= 0;
+    }
+    if (all) out.push_back(static_cast<int32_t>(i));
+  }
+  return out;
+}
+
+// Average JCT (s) of `which` jobs in one run; jobs that never ran are skipped.
+double AvgJct(const StandaloneRun& r, const std::vector<int32_t>& which) {
+  double sum = 0;
+  int64_t n = 0;
+  for (int32_t i : which) {
+    const SimJob& j = r.run.result.jobs[i];
+    if (j.finish_s < 0 || !j.reject_reason.empty()) continue;
+    sum += static_cast<double>(j.finish_s - j.submit_s);
+    ++n;
+  }
+  return n ? sum / static_cast<double>(n) : 0.0;
+}
+
+// The same comparison on subsets: average JCT rewards a run whose failed
+// jobs are abandoned early, so the jobs completed in every run compare runs
+// on equal work; the research's Handler gain is on the resumable failed jobs.
+std::string SubsetTable(const StandaloneComparison& c) {
+  const std::vector<int32_t> done = CompletedEverywhere(c);
+  std::string s = StrFormat("\n%-24s %14s %14s\n", "avg JCT h on", "completed", "resumable");
+  s += StrFormat("%-24s %14s %14s\n", "", StrFormat("(%zu jobs)", done.size()).c_str(),
+                 StrFormat("(%zu jobs)", c.resumable_jobs.size()).c_str());
+  for (const StandaloneRun& r : c.runs)
+    s += StrFormat("%-24s %14.2f %14.2f\n", r.label.c_str(), Hours(AvgJct(r, done)), Hours(AvgJct(r, c.resumable_jobs)));
+  const StandaloneRun *sa = Find(c, "standalone"), *handler = Find(c, "standalone+handler");
+  if (sa && handler && !c.resumable_jobs.empty()) {
+    const double base = AvgJct(*sa, c.resumable_jobs);
+    if (base > 0)
+      s += StrFormat("%-40s %+8.1f %% %+8.1f %%\n", "Handler gain on resumable failed jobs",
+                     100 * (AvgJct(*handler, c.resumable_jobs) / base - 1), 100 * kPaperHandlerGain);
+  }
+  return s;
+}
+
 std::string SemanticLines(const StandaloneComparison& c) {
   std::string s;
   for (const StandaloneRun& r : c.runs) {
@@ -50,10 +100,12 @@ std::string SemanticLines(const StandaloneComparison& c) {
                      r.advisor->advised ? r.advisor->advisor_ms / static_cast<double>(r.advisor->advised) : 0.0);
     if (r.handler)
       s += StrFormat("%s: Handler diagnosed %lld failures (%lld with the true category), %lld drains, %lld restarts, "
-                     "%lld steps refused by guards, %lld diagnosis errors\n",
+                     "%lld steps refused by guards (confidence %lld, node check %lld, quota/cap/cool-down %lld), "
+                     "%lld diagnosis errors\n",
                      r.label.c_str(), (long long)r.handler->diagnosed, (long long)r.handler->category_correct,
                      (long long)r.handler->drains, (long long)r.handler->restarts, (long long)r.handler->refused,
-                     (long long)r.handler->diagnose_errors);
+                     (long long)r.handler->refused_confidence, (long long)r.handler->refused_node_check,
+                     (long long)r.handler->refused_limits, (long long)r.handler->diagnose_errors);
   }
   return s;
 }
@@ -77,6 +129,7 @@ std::string FormatStandaloneTable(const StandaloneComparison& c) {
   s += ComparisonRow("standalone+handler vs standalone", handler, sa, kPaperHandlerGain);
   s += ComparisonRow("standalone+handler vs QSSF", handler, qssf, kPaperVsQssf + kPaperHandlerGain);
   s += ComparisonRow("standalone+handler vs Tiresias", handler, tiresias, kPaperVsTiresias + kPaperHandlerGain);
+  s += SubsetTable(c);
   s += "\n" + SemanticLines(c);
   s += "\nJCT, queue and makespan in hours (queue = average time pending). fails = failed attempts; restrt = restarts\n"
        "from a checkpoint (Handler); resub = user resubmissions from scratch; aband = failed, never rerun; drn/hlthy =\n"
@@ -105,10 +158,18 @@ Json StandaloneComparisonToJson(const StandaloneComparison& c) {
     if (r.handler)
       j["handler"] = {{"diagnosed", r.handler->diagnosed}, {"category_correct", r.handler->category_correct},
                       {"drains", r.handler->drains}, {"restarts", r.handler->restarts},
-                      {"refused", r.handler->refused}, {"diagnose_errors", r.handler->diagnose_errors}};
+                      {"refused", r.handler->refused}, {"refused_confidence", r.handler->refused_confidence},
+                      {"refused_node_check", r.handler->refused_node_check},
+                      {"refused_limits", r.handler->refused_limits}, {"diagnose_errors", r.handler->diagnose_errors}};
     runs.push_back(j);
   }
+  const std::vector<int32_t> done = CompletedEverywhere(c);
+  for (size_t i = 0; i < c.runs.size(); ++i) {
+    runs[i]["avg_jct_completed_everywhere_s"] = AvgJct(c.runs[i], done);
+    runs[i]["avg_jct_resumable_s"] = AvgJct(c.runs[i], c.resumable_jobs);
+  }
   return {{"setting", c.setting}, {"catalog", c.catalog_source}, {"jobs", c.jobs}, {"gpus", c.gpus},
+          {"completed_everywhere_jobs", done.size()}, {"resumable_jobs", c.resumable_jobs.size()},
           {"offered_load", c.offered_load}, {"runs", runs},
           {"research", {{"vs_qssf", kPaperVsQssf}, {"vs_tiresias", kPaperVsTiresias}, {"handler_gain", kPaperHandlerGain}}}};
 }

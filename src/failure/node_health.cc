@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/facts.h"
 #include "core/subprocess.h"
 #include "failure/signatures.h"
 
@@ -43,7 +44,7 @@ std::string HardwareLine(const std::string& text) {
     std::string lower = text.substr(start, end - start);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     const Signature* s = base.Match(lower);
-    if (s && s->kind == SignatureKind::kRoot && (s->component == "gpu" || s->component == "nvlink" || s->component == "node"))
+    if (s && s->kind == SignatureKind::kRoot && ComponentLivesInNode(s->component))
       found = text.substr(start, end - start);
     start = end + 1;
   }

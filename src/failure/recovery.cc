@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -31,11 +32,17 @@ RecoveryPlan PlanRecovery(const FailureDiagnosis& d, const JobContext& job) {
     p.reason = "infrastructure fault in " + *d.faulty_component + ", node unknown: nothing to check, advice only";
     return p;
   }
-  if (d.error_type == E::kInfrastructure && d.faulty_component) {
+  if (d.error_type == E::kInfrastructure && d.faulty_component && ComponentLivesInNode(*d.faulty_component)) {
     p.automatic = true;
     p.reason = "infrastructure fault in " + *d.faulty_component;
     p.steps = {RecoveryStep::kCheckNode, RecoveryStep::kIsolateNode, RecoveryStep::kRequestReplacement,
                RecoveryStep::kRestartFromCheckpoint, RecoveryStep::kReport};
+    return p;
+  }
+  if (d.error_type == E::kInfrastructure && d.faulty_component) {
+    p.automatic = true;
+    p.reason = "infrastructure fault in " + *d.faulty_component + ", outside the node";
+    p.steps = {RecoveryStep::kCheckNode, RecoveryStep::kRestartFromCheckpoint, RecoveryStep::kReport};
     return p;
   }
   p.reason = d.error_type == E::kUnknown ? "cause unknown: report, no automatic action"
@@ -130,19 +137,23 @@ bool RecoveryExecutor::Act(ExecutionOutcome* out, const JobContext& job, Recover
   return true;
 }
 
-bool RecoveryExecutor::NodeConfirmedFaulty(ExecutionOutcome* out, const JobContext& job) {
+// Asks the node-side check; true when it answers `expected` (faulty before an
+// isolation, healthy before restarting a job whose fault lay outside the
+// node). Any other answer, or none, leaves the verdict as advice.
+bool RecoveryExecutor::NodeCheckSays(ExecutionOutcome* out, const JobContext& job, NodeHealth expected) {
   std::string name(RecoveryStepName(RecoveryStep::kCheckNode));
   if (!ValidNodeName(job.node)) return Refuse(out, job, name, "the node name is not a plain host name: advice only");
   HealthReport r = health_ ? health_->Check(job.node)
                            : HealthReport{NodeHealth::kUnknown, "none", "no node-side health check is configured"};
   Audit(Record(job, name, NodeHealthName(r.health), r.check + ": " + r.evidence));
-  if (r.health == NodeHealth::kFaulty) {
+  if (r.health == expected) {
     out->executed.push_back(name);
     return true;
   }
   return Refuse(out, job, name,
-                std::string("the node-side check did not confirm a fault (") + std::string(NodeHealthName(r.health)) +
-                    ": " + r.evidence + "): the job's own output is not evidence enough, advice only");
+                std::string("the node-side check said ") + std::string(NodeHealthName(r.health)) + " (" + r.evidence +
+                    "), not " + std::string(NodeHealthName(expected)) +
+                    ": the job's own output is not evidence enough, advice only");
 }
 
 ExecutionOutcome RecoveryExecutor::Execute(const FailureDiagnosis& d, const RecoveryPlan& plan, const JobContext& job) {
@@ -166,7 +177,9 @@ ExecutionOutcome RecoveryExecutor::Execute(const FailureDiagnosis& d, const Reco
     for (RecoveryStep s : plan.steps) Audit(Record(job, RecoveryStepName(s), "shadow", "planned, not executed"));
     return out;
   }
-  if (!NodeConfirmedFaulty(&out, job)) {
+  const bool isolates = std::find(plan.steps.begin(), plan.steps.end(), RecoveryStep::kIsolateNode) != plan.steps.end();
+  const NodeHealth expected = isolates ? NodeHealth::kFaulty : NodeHealth::kHealthy;
+  if (!NodeCheckSays(&out, job, expected)) {
     report("unconfirmed: " + plan.reason);
     return out;
   }
@@ -183,7 +196,8 @@ ExecutionOutcome RecoveryExecutor::Execute(const FailureDiagnosis& d, const Reco
         if (isolated) Act(&out, job, step, [&] { return actions_->RequestReplacement(job.node); }, nullptr);
         break;
       case RecoveryStep::kRestartFromCheckpoint:
-        if (isolated) Act(&out, job, step, [&] { return actions_->RestartJob(job.job_id, job.checkpoint); }, &restarts);
+        if (isolated || !isolates)
+          Act(&out, job, step, [&] { return actions_->RestartJob(job.job_id, job.checkpoint); }, &restarts);
         else Refuse(&out, job, RecoveryStepName(step), "the faulty node was not isolated: a restart could land on it, left to a human");
         break;
       case RecoveryStep::kReport:

@@ -1,14 +1,19 @@
 // Recovery after a diagnosed failure (DESIGN §1.3 step 3). A plan is data;
 // executing it is a separate, guarded step.
 //
-// Plans: infrastructure with a located component on a known node → check the
-// node's health, isolate it, request a replacement, restart the job from its
-// latest checkpoint. Framework or user script, an unknown cause or an
-// unknown node → report and stop; never an automatic retry.
+// Plans: infrastructure with a component inside the node (gpu, nvlink, node)
+// on a known node → check the node's health, isolate it, request a
+// replacement, restart the job from its latest checkpoint. Infrastructure
+// outside the node (storage, network) → check the node's health and, when it
+// is healthy, restart the job from its checkpoint without touching the node
+// (the fault was not the job's and not the node's; the restart cap bounds a
+// wrong verdict). Framework or user script, an unknown cause or an unknown
+// node → report and stop; never an automatic retry.
 //
 // Guards (issue 16): a confidence threshold; a node-side health check the
-// tenant cannot write must say the node is faulty (node_health.h) — without
-// one, infrastructure verdicts are advice only; at most `isolation_quota`
+// tenant cannot write must say the node is faulty before it is isolated, and
+// healthy before a job whose fault lay outside it is restarted
+// (node_health.h) — without one, infrastructure verdicts are advice only; at most `isolation_quota`
 // isolations per `quota_window_s` cluster-wide, at most `max_restarts`
 // restarts per job and a cool-down between them, all kept in a durable
 // GuardLedger (core/guard_ledger.h) that every process and replica shares and
@@ -122,7 +127,7 @@ class RecoveryExecutor {
   bool Refuse(ExecutionOutcome* out, const JobContext& job, std::string_view step, std::string why);
   bool Act(ExecutionOutcome* out, const JobContext& job, RecoveryStep step, const std::function<Status()>& effect,
            const GuardLimit* limit);
-  bool NodeConfirmedFaulty(ExecutionOutcome* out, const JobContext& job);
+  bool NodeCheckSays(ExecutionOutcome* out, const JobContext& job, NodeHealth expected);
 
   RecoveryGuards guards_;
   ClusterActions* actions_;

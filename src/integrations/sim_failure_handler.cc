@@ -70,6 +70,16 @@ std::string SimFailureHandler::FailedLog(const JobFailureEvent& f) const {
   return RenderJobLogTail(spec, c.step, &error, o).text;
 }
 
+// Each refusal names its step first ("plan: confidence …").
+void SimFailureHandler::CountRefusals(const ExecutionOutcome& out) {
+  for (const std::string& why : out.refused) {
+    ++tally_.refused;
+    if (why.rfind("plan:", 0) == 0) ++tally_.refused_confidence;
+    else if (why.rfind(RecoveryStepName(RecoveryStep::kCheckNode), 0) == 0) ++tally_.refused_node_check;
+    else ++tally_.refused_limits;
+  }
+}
+
 RecoveryDecision SimFailureHandler::OnJobFailure(const JobFailureEvent& f) {
   auto diagnosed = DiagnoseLog(*StringSource(FailedLog(f)));
   if (!diagnosed.ok()) {
@@ -85,7 +95,7 @@ RecoveryDecision SimFailureHandler::OnJobFailure(const JobFailureEvent& f) {
   actions_.decision = {};
   JobContext job{f.job_id, f.node_name, f.checkpoint_s > 0 ? "checkpoint@" + std::to_string(f.checkpoint_s) : ""};
   ExecutionOutcome out = executor_.Execute(d, PlanRecovery(d, job), job);
-  tally_.refused += static_cast<int64_t>(out.refused.size());
+  CountRefusals(out);
   tally_.drains += actions_.decision.drain_node;
   tally_.restarts += actions_.decision.restart_from_checkpoint;
   return actions_.decision;

@@ -62,7 +62,10 @@ struct SimFailureHandlerTally {
   int64_t category_correct = 0;   // the diagnosis named the true category
   int64_t infrastructure_verdicts = 0;
   int64_t drains = 0, restarts = 0;
-  int64_t refused = 0;            // steps a guard refused
+  int64_t refused = 0;            // steps a guard refused, of which:
+  int64_t refused_confidence = 0;  // the diagnosis was below the confidence threshold
+  int64_t refused_node_check = 0;  // the node-side check disagreed with the verdict
+  int64_t refused_limits = 0;      // the isolation quota, restart cap or cool-down
   int64_t diagnose_errors = 0;    // DiagnoseLog failed: treated as no decision
 };
 
@@ -86,6 +89,7 @@ class SimFailureHandler final : public RecoveryHook {
   };
 
   std::string FailedLog(const JobFailureEvent& failure) const;
+  void CountRefusals(const ExecutionOutcome& out);
 
   SimFailureHandlerOptions options_;
   ManualClock clock_;

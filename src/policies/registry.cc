@@ -34,6 +34,22 @@ Result<TiresiasParams> TiresiasFromConfig(const PolicyConfig& c) {
 
 }  // namespace
 
+Result<BackfillOptions> BackfillFromConfig(const PolicyConfig& c) {
+  BackfillOptions b;
+  b.seed = c.seed;
+  if (!c.backfill.empty()) {
+    auto mode = ParseBackfillMode(c.backfill);
+    if (!mode.ok()) return InvalidArgument("backfill: " + mode.status().message());
+    b.mode = *mode;
+  }
+  if (!c.backfill_estimate.empty()) {
+    auto source = ParseBackfillEstimate(c.backfill_estimate);
+    if (!source.ok()) return InvalidArgument("backfill_estimate: " + source.status().message());
+    b.estimate = *source;
+  }
+  return b;
+}
+
 const std::vector<PolicyInfo>& ListPolicies() {
   static const std::vector<PolicyInfo> kPolicies = {
       {"fifo", "first in, first out; non-preemptive; head-of-line blocking"},
@@ -52,21 +68,32 @@ const std::vector<PolicyInfo>& ListPolicies() {
 }
 
 Result<std::unique_ptr<Policy>> MakePolicy(const PolicyConfig& c) {
+  ASSIGN_OR_RETURN(BackfillOptions backfill, BackfillFromConfig(c));
   if (c.name.rfind("tiresias", 0) == 0) {
+    if (backfill.mode != BackfillMode::kStrict)
+      return InvalidArgument("backfill: '" + c.backfill + "' applies to the queue policies (fifo, sjf, qssf), not " +
+                             c.name + ", which preempts");
     ASSIGN_OR_RETURN(TiresiasParams p, TiresiasFromConfig(c));
     ASSIGN_OR_RETURN(auto placer, MakePlacer(p.placement));
     return std::unique_ptr<Policy>(new TiresiasPolicy(std::move(p), std::move(placer)));
   }
   ASSIGN_OR_RETURN(auto placer,
                    MakePlacer(c.placement.empty() ? "consolidate" : c.placement));
-  if (c.name == "fifo") return std::unique_ptr<Policy>(new FifoPolicy(std::move(placer)));
+  if (c.name == "fifo") {
+    // FIFO orders by no estimate; the planner's own-estimate source needs one.
+    std::unique_ptr<DurationEstimator> est;
+    if (backfill.mode != BackfillMode::kStrict && backfill.estimate == BackfillEstimate::kAdvisor) {
+      ASSIGN_OR_RETURN(est, MakeEstimator(c.estimator.empty() ? "history" : c.estimator, c.seed));
+    }
+    return std::unique_ptr<Policy>(new FifoPolicy(std::move(placer), std::move(est), backfill));
+  }
   if (c.name == "sjf") {
     ASSIGN_OR_RETURN(auto est, MakeEstimator(c.estimator.empty() ? "oracle" : c.estimator, c.seed));
-    return std::unique_ptr<Policy>(new SjfPolicy(std::move(placer), std::move(est)));
+    return std::unique_ptr<Policy>(new SjfPolicy(std::move(placer), std::move(est), backfill));
   }
   if (c.name == "qssf") {
     ASSIGN_OR_RETURN(auto est, MakeEstimator(c.estimator.empty() ? "history" : c.estimator, c.seed));
-    return std::unique_ptr<Policy>(new QssfPolicy(std::move(placer), std::move(est)));
+    return std::unique_ptr<Policy>(new QssfPolicy(std::move(placer), std::move(est), backfill));
   }
   std::string names;
   for (const auto& p : ListPolicies()) names += (names.empty() ? "" : ", ") + p.name;

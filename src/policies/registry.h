@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "policies/common/backfill.h"
 #include "sim/policy.h"
 
 namespace schedmate {
@@ -26,7 +27,16 @@ struct PolicyConfig {
   std::string order;            // "submit" | "queue-entry"
   double starvation_knob = -1;
   std::string restart_overhead; // none | lucid | helios | seconds
+  // Queue discipline of fifo/sjf/qssf (policies/common/backfill.h):
+  // strict (default) | easy | conservative; and the planner's durations:
+  // oracle (default) | user-limit | advisor (the policy's estimator; FIFO
+  // then gets `estimator`, default history).
+  std::string backfill;
+  std::string backfill_estimate;
 };
+
+// The backfill options of `config`; errors name the field.
+Result<BackfillOptions> BackfillFromConfig(const PolicyConfig& config);
 
 struct PolicyInfo {
   std::string name;

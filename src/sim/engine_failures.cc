@@ -96,6 +96,17 @@ void Engine::OnOperatorNotice(int32_t node, uint32_t break_no) {
   MarkDirty(cluster_.VcOfNode(NodeIndex(node)));
 }
 
+// Operators see the failures cluster on one node: after
+// FailureParams::operator_drain_after_failures of them on a broken node they
+// drain it.
+void Engine::OperatorsMayDrain(NodeIndex node) {
+  const int32_t after = book_->params().operator_drain_after_failures;
+  if (!book_->broken(node.value) || cluster_.drained(node)) return;
+  if (book_->CountFailureOnBroken(node.value) < after || after == 0) return;
+  ++book_->stats().operator_drains;
+  Drain(node);
+}
+
 void Engine::Drain(NodeIndex node) {
   if (cluster_.drained(node)) return;
   cluster_.Drain(node);
@@ -137,12 +148,13 @@ void Engine::Fail(int32_t i, const Cause& cause) {
                                                          : stats.user_script);
   RecoveryDecision d = Decide(j, cause, at);
   if (d.drain_node) Drain(cause.node);
+  else OperatorsMayDrain(cause.node);
   j.allocation = {};
   ++j.failures;
   ++j.generation;
   --running_;
   ++result_.events;
-  Rerun(j, d, at);
+  Rerun(j, d, at, cause.category);
   policy_.OnEnd(j.index, *this);
   MarkDirty(j.vc);
   if (d.restart_from_checkpoint) Arrive(i);
@@ -150,10 +162,10 @@ void Engine::Fail(int32_t i, const Cause& cause) {
 
 // Restart from the checkpoint now, or the user resubmits from scratch later,
 // or nobody runs the job again.
-void Engine::Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at) {
+void Engine::Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at, FailureCategory category) {
   FailureStats& stats = book_->stats();
   const FailureParams& p = book_->params();
-  const bool resubmits = !d.restart_from_checkpoint && book_->UserResubmits(j.index.value, j.failures);
+  const bool resubmits = !d.restart_from_checkpoint && book_->UserResubmits(j.index.value, j.failures, category);
   stats.lost_work_gpu_s += (at.done_s - (d.restart_from_checkpoint ? at.saved_s : 0)) * j.gpus;
   j.phase = JobPhase::kFuture;
   if (d.restart_from_checkpoint || resubmits) {

@@ -89,7 +89,8 @@ class Engine final : public SimState, public SchedulingActions {
   void FailAsTraceSays(int32_t job);
   void Fail(int32_t job, const Cause& cause);
   RecoveryDecision Decide(const SimJob& j, const Cause& cause, const WorkAtFailure& at);
-  void Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at);
+  void Rerun(SimJob& j, const RecoveryDecision& d, const WorkAtFailure& at, FailureCategory category);
+  void OperatorsMayDrain(NodeIndex node);
   void Drain(NodeIndex node);
   // A job just placed on a broken node fails shortly after.
   void FailIfOnBrokenNode(const SimJob& j);

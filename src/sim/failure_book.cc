@@ -31,9 +31,11 @@ WorkAtFailure FailureBook::CloseAttempt(int32_t job, int64_t remaining_s) {
   return at;
 }
 
-bool FailureBook::UserResubmits(int32_t job, int32_t failures) const {
+bool FailureBook::UserResubmits(int32_t job, int32_t failures, FailureCategory category) const {
   Rng rng(jobs_[job].stream + static_cast<uint64_t>(failures));
-  return rng.Uniform() < params_.resubmit_prob;
+  const double p = category == FailureCategory::kInfrastructure ? params_.resubmit_prob_infrastructure
+                                                                 : params_.resubmit_prob_own_fault;
+  return rng.Uniform() < p;
 }
 
 int64_t FailureBook::OpenAttempt(int32_t job, bool from_checkpoint, const WorkAtFailure& at) {
@@ -47,6 +49,7 @@ int64_t FailureBook::OpenAttempt(int32_t job, bool from_checkpoint, const WorkAt
 uint32_t FailureBook::Break(int32_t node, const std::string& component) {
   nodes_[node].broken = true;
   nodes_[node].component = component;
+  nodes_[node].failures_since_break = 0;
   return ++nodes_[node].breaks;
 }
 
@@ -63,6 +66,7 @@ void FailureBook::MarkReplaced(int32_t node, int64_t now_s, int32_t gpus_per_nod
   n.broken = false;
   n.component.clear();
   n.drained_since_s = -1;
+  n.failures_since_break = 0;
 }
 
 void FailureBook::CloseRun(int64_t now_s, int32_t gpus_per_node) {

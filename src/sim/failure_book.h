@@ -32,7 +32,7 @@ struct FailureStats {
   int64_t abandoned = 0;             // failed and never run again
   int64_t drains = 0;                // nodes taken out of service (by a recovery decision or operators)
   int64_t healthy_drains = 0;        // ... of which were not broken
-  int64_t operator_drains = 0;       // ... of which operators did (FailureParams::operator_notice_s)
+  int64_t operator_drains = 0;       // ... of which operators did (FailureParams::operator_*)
   int64_t replacements = 0;          // replacement nodes arrived
   int64_t lost_work_gpu_s = 0;       // work done but not in a checkpoint
   int64_t drained_gpu_s = 0;         // capacity out of service
@@ -58,9 +58,9 @@ class FailureBook {
   // Closes the failed attempt with `remaining_s` of it left; the trace's
   // failure, if due, has happened.
   WorkAtFailure CloseAttempt(int32_t job, int64_t remaining_s);
-  // Whether the user resubmits the job after its `failures`-th failure (a
-  // draw of its own, FailureParams::resubmit_prob).
-  bool UserResubmits(int32_t job, int32_t failures) const;
+  // Whether the user resubmits the job after its `failures`-th failure, of
+  // `category` (a draw of its own, FailureParams::resubmit_prob_*).
+  bool UserResubmits(int32_t job, int32_t failures, FailureCategory category) const;
   // Opens the next attempt; returns its work (remaining_s).
   int64_t OpenAttempt(int32_t job, bool from_checkpoint, const WorkAtFailure& at);
 
@@ -69,6 +69,8 @@ class FailureBook {
   // Returns the node's break count, which names this break.
   uint32_t Break(int32_t node, const std::string& component);
   uint32_t breaks(int32_t node) const { return nodes_[node].breaks; }
+  // A job failed on the broken `node`: returns how many have since it broke.
+  int32_t CountFailureOnBroken(int32_t node) { return ++nodes_[node].failures_since_break; }
   bool drained(int32_t node) const { return nodes_[node].drained_since_s >= 0; }
   void MarkDrained(int32_t node, int64_t now_s);
   // The replacement arrived: the node is in service and healthy again.
@@ -89,6 +91,7 @@ class FailureBook {
     std::string component;
     int64_t drained_since_s = -1;
     uint32_t breaks = 0;
+    int32_t failures_since_break = 0;
   };
 
   FailureParams params_;

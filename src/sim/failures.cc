@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/facts.h"
+
 namespace schedmate {
 namespace {
 
@@ -63,7 +65,9 @@ Status FailureParams::Validate() const {
   if (node_fault_rate_per_node_hour > 0 && NodeLocalOnly(mix).component == std::array<double, 5>{})
     return InvalidArgument("failures.mix.component: node faults need a share for gpu, nvlink or node");
   if (!share(unknown_fail_rate)) return InvalidArgument("failures.unknown_fail_rate must be in [0, 1]");
-  if (!share(resubmit_prob)) return InvalidArgument("failures.resubmit_prob must be in [0, 1]");
+  if (!share(resubmit_prob_infrastructure)) return InvalidArgument("failures.resubmit_prob_infrastructure must be in [0, 1]");
+  if (!share(resubmit_prob_own_fault)) return InvalidArgument("failures.resubmit_prob_own_fault must be in [0, 1]");
+  if (operator_drain_after_failures < 0) return InvalidArgument("failures.operator_drain_after_failures must be >= 0");
   if (!(completed_fraction_lo > 0 && completed_fraction_lo <= completed_fraction_hi && completed_fraction_hi <= 1))
     return InvalidArgument("failures.completed_fraction: need 0 < lo <= hi <= 1");
   if (!(node_fault_rate_per_node_hour >= 0)) return InvalidArgument("failures.node_fault_rate_per_node_hour must be >= 0");
@@ -80,9 +84,7 @@ std::vector<PlannedFailure> PlanTraceFailures(const Trace& trace, const FailureP
   return plan;
 }
 
-bool IsNodeLocal(std::string_view component) {
-  return component == "gpu" || component == "nvlink" || component == "node";
-}
+bool IsNodeLocal(std::string_view component) { return ComponentLivesInNode(component); }
 
 std::string DrawComponent(const SimFailureMix& mix, Rng& rng) {
   double total = 0;

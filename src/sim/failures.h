@@ -58,11 +58,16 @@ struct FailureParams {
   // (2,048 nodes of 8), ~78 % attributed to hardware: 0.78 · 419 /
   // (2,048 · 1,296 h) ≈ 1.23e-4. 0 = none.
   double node_fault_rate_per_node_hour = 1.23e-4;
-  // Without a recovery (no handler, or the handler did not restart the job):
-  // the user resubmits with this probability after this delay, from scratch.
-  // Our assumptions (no public trace records resubmission of the same job);
-  // the semantic world's resubmit_prob is 0.7 too. Sweep them.
-  double resubmit_prob = 0.7;
+  // Without a recovery (no handler, or the handler did not restart the job)
+  // the user resubmits after `resubmit_delay_s`, from scratch, with a
+  // probability by cause. An infrastructure failure was not the job's doing:
+  // its user runs it again (1.0). A failure of the job's own making (user
+  // script, framework) ends it: a trace records the user's fix as a later job
+  // of its own, so running this one again would count that work twice (0.0).
+  // Our assumptions (no public trace links a resubmission to its failed job);
+  // sweep them.
+  double resubmit_prob_infrastructure = 1.0;
+  double resubmit_prob_own_fault = 0.0;
   int64_t resubmit_delay_s = 1800;
   // Checkpoints every this many seconds of work (0 = none: a restart starts
   // over); a restart from a checkpoint costs `restore_s` extra work.
@@ -72,8 +77,11 @@ struct FailureParams {
   // assumption; sweep it.
   int64_t replacement_delay_s = 4 * 3600;
   // Without a handler a broken node stays in service until operators notice:
-  // they drain it this long after it broke (then it is replaced as above).
-  // Our assumption (a day); 0 = never.
+  // once this many jobs have failed on it since it broke (the failures
+  // cluster on one node in the job records), or this long after it broke,
+  // they drain it (then it is replaced as above). Our assumptions (3 failures,
+  // a day); 0 = never. Sweep them.
+  int32_t operator_drain_after_failures = 3;
   int64_t operator_notice_s = 24 * 3600;
   // A job placed on a broken node left in service fails this long after it
   // starts (our assumption: at its first collective).

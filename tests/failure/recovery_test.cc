@@ -166,6 +166,41 @@ TEST(Recovery, WithoutANodeSideCheckInfrastructureIsAdviceOnly) {
   EXPECT_EQ(healthy.Calls("report"), 1);
 }
 
+// A fault outside the node (storage, network): the node stays in service and
+// the job restarts from its checkpoint, but only when the node-side check says
+// the node is healthy; a node that says otherwise, or no check, is advice.
+TEST(Recovery, AFaultOutsideTheNodeRestartsTheJobOnlyWhenTheNodeIsHealthy) {
+  FailureDiagnosis storage = Infra(0.9);
+  storage.faulty_component = "storage";
+  EXPECT_EQ(PlanRecovery(storage, {"j1", "gpu-7", ""}).steps.size(), 3u);
+
+  Harness healthy;
+  FixedHealth ok(NodeHealth::kHealthy);
+  healthy.health = &ok;
+  healthy.Run(storage);
+  EXPECT_EQ(healthy.Calls("isolate"), 0);
+  EXPECT_EQ(healthy.Calls("restart"), 1);
+
+  Harness faulty;  // the node disagrees with the verdict: a human decides
+  faulty.Run(storage);
+  EXPECT_EQ(faulty.Calls("isolate"), 0);
+  EXPECT_EQ(faulty.Calls("restart"), 0);
+
+  Harness none;
+  none.health = nullptr;
+  none.Run(storage);
+  EXPECT_EQ(none.Calls("restart"), 0);
+
+  Harness capped;  // the restart cap bounds a wrong verdict
+  FixedHealth fine(NodeHealth::kHealthy);
+  capped.health = &fine;
+  for (int i = 0; i < 6; ++i) {
+    capped.clock.AdvanceMs(3'600'000);
+    capped.Run(storage);
+  }
+  EXPECT_EQ(capped.Calls("restart"), capped.guards.max_restarts);
+}
+
 TEST(Recovery, AUserScriptPrintingAnXidLineIsNotIsolatedOnAHealthyNode) {
   std::string log =
       "step 10 loss 2.3\n"

@@ -135,7 +135,7 @@ TEST(SimFailureHandlerTest, InTheLoopUserErrorsAreNeverRetriedByTheHandler) {
 TEST(SimFailureHandlerTest, InTheLoopTheHandlerRecoversInfrastructureFailures) {
   Trace t = FailingTrace(20, EndState::kFailed);
   FailureParams p = OnlyCategory(FailureCategory::kInfrastructure);
-  p.resubmit_prob = 1;
+  p.resubmit_prob_infrastructure = 1;
   SimFailureHandler handler;
   SimResult with = Simulated(t, p, &handler);
   SimResult without = Simulated(t, p, nullptr);
@@ -156,7 +156,7 @@ TEST(SimFailureHandlerTest, InTheLoopTheHandlerRecoversInfrastructureFailures) {
 TEST(SimFailureHandlerTest, InTheLoopAMissedFaultCostsTheNextJobs) {
   Trace t = FailingTrace(20, EndState::kFailed);
   FailureParams p = OnlyCategory(FailureCategory::kInfrastructure);
-  p.resubmit_prob = 1;
+  p.resubmit_prob_infrastructure = 1;
   SimFailureHandler good;
   SimFailureHandlerOptions o;
   o.health_miss_rate = 1;

@@ -36,7 +36,9 @@ TEST(StandaloneExperimentTest, ConfigErrorsNameTheField) {
   ExpectNamed(ConfigError(R"({"cluster": {"gpus_per_node": 0}})"), "gpus_per_node");
   ExpectNamed(ConfigError(R"({"cluster": {"nodes": "four"}})"), "nodes");
   ExpectNamed(ConfigError(R"({"failures": {"checkpoint_intervl_s": 60}})"), "checkpoint_intervl_s");
-  ExpectNamed(ConfigError(R"({"failures": {"resubmit_prob": 2}})"), "resubmit_prob");
+  ExpectNamed(ConfigError(R"({"failures": {"resubmit_prob_infrastructure": 2}})"), "resubmit_prob_infrastructure");
+  ExpectNamed(ConfigError(R"({"failures": {"handler_error_rates": [1.5]}})"), "handler_error_rates");
+  ExpectNamed(ConfigError(R"({"trace": {"synth": "seren", "path": "x.csv"}})"), "synth");
   ExpectNamed(ConfigError(R"({"failures": {"handler_min_confidence": 1.5}})"), "handler_min_confidence");
   ExpectNamed(ConfigError(R"({"policies": {"fallback": "oracle"}})"), "fallback");
   ExpectNamed(ConfigError(R"({"policies": {"tiresias": "las"}})"), "tiresias");

@@ -94,7 +94,7 @@ TEST(StandaloneTest, AsksOnceAndRecordsOnlyFinalEndsAcrossFailures) {
   auto policy = Make(&advice, {});
   SimOptions so;
   FailureParams fp;
-  fp.resubmit_prob = 1;
+  fp.resubmit_prob_infrastructure = fp.resubmit_prob_own_fault = 1;
   fp.node_fault_rate_per_node_hour = 0;
   so.failures = fp;
   auto r = Simulate(t, ClusterSpec{{{"", 1}}, 8, "V100"}, *policy, so);

@@ -11,6 +11,7 @@
 #include "sim/engine.h"
 #include "sim/failures.h"
 #include "sim/metrics.h"
+#include "sim/noisy_oracle_recovery.h"
 #include "sim/placement.h"
 #include "sim/recovery_hook.h"
 
@@ -135,7 +136,7 @@ TEST(FailureModelTest, NodeFaultsArriveAtTheirRate) {
 
 TEST(FailureModelTest, BadParametersAreErrors) {
   FailureParams p;
-  p.resubmit_prob = 1.5;
+  p.resubmit_prob_infrastructure = 1.5;
   EXPECT_FALSE(p.Validate().ok());
   Trace t;
   t.jobs = {Job("a", 0, 8, 100)};
@@ -166,7 +167,7 @@ TEST(SimFailuresTest, WithoutAHandlerTheUserResubmitsFromScratch) {
   RecordingPolicy policy;
   SimOptions o;
   o.failures = Params(FailureCategory::kUserScript);
-  o.failures->resubmit_prob = 1;
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 1;
   o.failures->resubmit_delay_s = 50;
   auto r = Simulate(t, Pool(1), policy, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -186,7 +187,7 @@ TEST(SimFailuresTest, AJobNobodyResubmitsEndsAtItsFailure) {
   RecordingPolicy policy;
   SimOptions o;
   o.failures = Params(FailureCategory::kFramework);
-  o.failures->resubmit_prob = 0;
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
   auto r = Simulate(t, Pool(1), policy, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->jobs[0].phase, JobPhase::kDone);
@@ -260,7 +261,7 @@ TEST(SimFailuresTest, DrainingAHealthyNodeCostsCapacityAndShowsInTheMetrics) {
     FixedHook hook(d);
     SimOptions o;
     o.failures = Params(FailureCategory::kUserScript);
-    o.failures->resubmit_prob = 0;
+    o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
     o.failures->replacement_delay_s = 500;
     o.recovery = &hook;
     auto r = Simulate(t, Pool(2), policy, o);
@@ -286,7 +287,7 @@ TEST(SimFailuresTest, ABrokenNodeLeftInServiceFailsTheNextJobPlacedOnIt) {
   FixedHook hook({false, false});
   SimOptions o;
   o.failures = Params(FailureCategory::kInfrastructure);
-  o.failures->resubmit_prob = 0;
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
   o.recovery = &hook;
   auto r = Simulate(t, Pool(1), policy, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -307,7 +308,7 @@ TEST(SimFailuresTest, AStorageFaultLeavesTheNodeHealthy) {
   SimOptions o;
   o.failures = Params(FailureCategory::kInfrastructure);
   o.failures->mix.component = {0, 1, 0, 0, 0};
-  o.failures->resubmit_prob = 0;
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
   o.recovery = &hook;
   auto r = Simulate(t, Pool(1), policy, o);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -325,7 +326,7 @@ TEST(SimFailuresTest, OperatorsDrainABrokenNodeNobodyHandled) {
   RecordingPolicy policy;
   SimOptions o;
   o.failures = Params(FailureCategory::kInfrastructure);
-  o.failures->resubmit_prob = 0;
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
   o.failures->operator_notice_s = 1000;
   o.failures->replacement_delay_s = 500;
   auto r = Simulate(t, Pool(1), policy, o);
@@ -334,6 +335,76 @@ TEST(SimFailuresTest, OperatorsDrainABrokenNodeNobodyHandled) {
   // Broken 100..1100, drained until 1600: b, at 2000, runs on a healthy node.
   EXPECT_EQ(ById(*r, "b").failures, 0);
   EXPECT_EQ(ById(*r, "b").finish_s, 2100);
+}
+
+// Operators see failures cluster on one node: the third job failing on the
+// broken node gets it drained, long before the day's notice.
+TEST(SimFailuresTest, OperatorsDrainABrokenNodeAfterRepeatedFailures) {
+  Trace t;
+  t.jobs = {Job("a", 0, 8, 100, EndState::kFailed), Job("b", 150, 8, 100), Job("c", 300, 8, 100),
+            Job("d", 450, 8, 100)};
+  RecordingPolicy policy;
+  SimOptions o;
+  o.failures = Params(FailureCategory::kInfrastructure);
+  o.failures->resubmit_prob_infrastructure = o.failures->resubmit_prob_own_fault = 0;
+  o.failures->operator_drain_after_failures = 3;
+  o.failures->replacement_delay_s = 100;
+  auto r = Simulate(t, Pool(1), policy, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->failures.broken_node_failures, 2);  // b and c; a broke the node
+  EXPECT_EQ(r->failures.operator_drains, 1);
+  // c fails at 360, the replacement is back at 460: d waits for it and runs.
+  EXPECT_EQ(ById(*r, "d").failures, 0);
+  EXPECT_EQ(ById(*r, "d").finish_s, 560);
+}
+
+// Resubmission depends on the cause: an infrastructure failure was not the
+// job's doing and its user reruns it; one of its own making ends it (the
+// trace holds the user's fix as a later job).
+TEST(SimFailuresTest, UsersRerunJobsInfrastructureFailedButNotTheirOwnFailures) {
+  Trace t;
+  t.jobs = {Job("a", 0, 8, 100, EndState::kFailed)};
+  for (FailureCategory c : {FailureCategory::kInfrastructure, FailureCategory::kUserScript}) {
+    RecordingPolicy policy;
+    SimOptions o;
+    o.failures = Params(c);
+    o.failures->mix.component = {0, 1, 0, 0, 0};  // storage: the node stays healthy
+    auto r = Simulate(t, Pool(1), policy, o);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const bool infra = c == FailureCategory::kInfrastructure;
+    EXPECT_EQ(r->failures.resubmissions, infra ? 1 : 0);
+    EXPECT_EQ(r->jobs[0].abandoned, !infra);
+  }
+}
+
+// The Handler-accuracy sweep's hook: right, it restarts infrastructure
+// failures and drains broken nodes; always wrong, it misses them and drains
+// the healthy node of a user's own failure.
+TEST(SimFailuresTest, ANoisyOracleIsRightOrWrongAtItsRate) {
+  JobFailureEvent infra;
+  infra.job_id = "a";
+  infra.category = FailureCategory::kInfrastructure;
+  infra.node_broken = true;
+  JobFailureEvent user = infra;
+  user.category = FailureCategory::kUserScript;
+  user.node_broken = false;
+  NoisyOracleRecovery right(0, 1), wrong(1, 1);
+  RecoveryDecision d = right.OnJobFailure(infra);
+  EXPECT_TRUE(d.drain_node && d.restart_from_checkpoint);
+  d = right.OnJobFailure(user);
+  EXPECT_FALSE(d.drain_node || d.restart_from_checkpoint);
+  d = wrong.OnJobFailure(infra);
+  EXPECT_FALSE(d.drain_node || d.restart_from_checkpoint);
+  d = wrong.OnJobFailure(user);
+  EXPECT_TRUE(d.drain_node);
+  EXPECT_FALSE(d.restart_from_checkpoint);
+  EXPECT_EQ(wrong.wrong(), 2);
+  NoisyOracleRecovery some(0.3, 7);
+  for (int i = 0; i < 1000; ++i) {
+    infra.job_id = "j" + std::to_string(i);
+    some.OnJobFailure(infra);
+  }
+  EXPECT_NEAR(static_cast<double>(some.wrong()) / 1000, 0.3, 0.05);
 }
 
 TEST(SimFailuresTest, NodeFaultsFailTheJobsOnTheirNode) {

@@ -1,5 +1,6 @@
 // FIFO: submit order, non-preemptive, head-of-line blocking
-// (Lucid/Helios policy/fifo.py). See README.md.
+// (Lucid/Helios policy/fifo.py), or backfilling when configured
+// (../common/backfill.h). See README.md.
 #ifndef SCHEDMATE_POLICIES_FIFO_FIFO_H_
 #define SCHEDMATE_POLICIES_FIFO_FIFO_H_
 

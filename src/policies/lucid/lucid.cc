@@ -6,7 +6,7 @@
 namespace schedmate {
 
 LucidPolicy::LucidPolicy(LucidOptions options, const LucidWorkloadModel* model, LucidSemanticHooks* hooks)
-    : o_(std::move(options)), model_(model), hooks_(hooks), estimator_(o_.estimator) {
+    : o_(std::move(options)), model_(model), hooks_(hooks), estimator_(o_.estimator), planning_(o_.backfill) {
   next_retrain_ = o_.retrain_period_s;
 }
 
@@ -72,6 +72,7 @@ void LucidPolicy::EnterMainQueue(JobIndex j, const SimState& s) {
   st.priority = st.estimate_s * job.gpus;
   st.stage = Stage::kMainQueue;
   main_queue_[st.home.value].insert({st.priority, j.value});
+  planning_.AtSubmit(job, st.estimate_s);
 }
 
 // A new (or advised) job goes to the profiler or straight to the main queue.
@@ -171,6 +172,7 @@ Status LucidPolicy::RunPackChecks(const SimState& s, SchedulingActions& a) {
     }
     if (*ratio >= o_.undo_threshold) continue;
     RETURN_IF_ERROR(a.Preempt(JobIndex(c.guest), o_.evict_overhead_s));
+    on_main_[S(JobIndex(c.guest)).home.value].erase(c.guest);
     ++stats_.evictions;
     JobState& g = S(JobIndex(c.guest));
     g.no_pack = true;
@@ -222,7 +224,10 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
   // sharescore with at least that memory finds none either — until a new
   // job starts and becomes a candidate host.
   std::map<std::pair<int32_t, int>, double> no_host;
-  for (auto it = queue.begin(); it != queue.end();) {
+  // Without packing the queue is walked under the backfill discipline.
+  std::optional<BackfillPass> pass;
+  if (!packing) pass.emplace(o_.backfill, now, s.cluster().VcFreeGpus(vc), PlannedReleases(vc, s));
+  for (auto it = queue.begin(); it != queue.end() && !(pass && pass->Over());) {
     JobIndex j(it->second);
     const int32_t gpus = s.Job(j).gpus;
     const std::pair<int32_t, int> key{gpus, S(j).sharescore};
@@ -231,6 +236,8 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
     std::optional<JobIndex> host = packing && !hopeless ? PickHost(j, vc, s) : std::nullopt;
     if (packing && !hopeless && !host)
       no_host[key] = memo == no_host.end() ? S(j).profile.gmem_mib : std::min(memo->second, S(j).profile.gmem_mib);
+    const int64_t run = pass ? PlannedRun(s.Job(j), o_.backfill.estimate, planning_.Of(j)) : 0;
+    const bool may_start = !pass || pass->MayStart(gpus, run);
     if (host) {
       auto [guest_rate, host_rate] = model_->CoRunRates(s.Job(j), s.Job(*host));
       RETURN_IF_ERROR(a.Pack(j, *host, guest_rate, host_rate));
@@ -241,23 +248,46 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
       if (hooks_)
         if (auto after = hooks_->PackCheckAfter(s.Job(*host), s.Job(j)))
           checks_.push_back({now + std::max<int64_t>(*after, 1), host->value, j.value, now});
-    } else if (std::optional<Allocation> alloc =
-                   gpus <= per_node && gpus >= no_fit_from ? std::nullopt : placer_.Place(s.cluster(), vc, gpus)) {
+    } else if (std::optional<Allocation> alloc = !may_start || (gpus <= per_node && gpus >= no_fit_from)
+                                                     ? std::nullopt
+                                                     : placer_.Place(s.cluster(), vc, gpus)) {
       RETURN_IF_ERROR(a.Start(j, *alloc));
+      if (pass) pass->Started(gpus, run);
       S(j).start_seq = next_seq_++;
       MarkAlone(j, s);
       no_host.clear();
     } else {
-      if (gpus <= per_node) no_fit_from = std::min(no_fit_from, gpus);
-      if (!packing) break;  // head-of-line blocking when not packing
+      if (may_start && gpus <= per_node) no_fit_from = std::min(no_fit_from, gpus);
+      if (pass) pass->Waits(gpus, run);  // strict: head-of-line blocking
       ++it;
       continue;
     }
+    on_main_[vc.value].insert(j.value);
     S(j).stage = Stage::kRunning;
     if (S(j).start_seq < 0) S(j).start_seq = next_seq_++;
     it = queue.erase(it);
   }
+  if (pass) stats_.backfilled += pass->backfilled();
   return Status::Ok();
+}
+
+// A guest rides on its host's GPUs: they return when both have left.
+std::vector<GpuRelease> LucidPolicy::PlannedReleases(VcIndex vc, const SimState& s) const {
+  std::vector<GpuRelease> out;
+  if (o_.backfill.mode == BackfillMode::kStrict) return out;
+  auto running = on_main_.find(vc.value);
+  if (running == on_main_.end()) return out;
+  for (int32_t j : running->second) {
+    const SimJob& job = s.Job(JobIndex(j));
+    if (job.phase != JobPhase::kRunning || job.guest) continue;
+    int64_t end = PlannedEnd(job, o_.backfill, planning_.Of(job.index), s.Now());
+    if (job.partner) {
+      const SimJob& guest = s.Job(*job.partner);
+      end = std::max(end, PlannedEnd(guest, o_.backfill, planning_.Of(guest.index), s.Now()));
+    }
+    out.push_back({end, job.gpus});
+  }
+  return out;
 }
 
 Status LucidPolicy::Schedule(VcIndex vc, const SimState& s, SchedulingActions& a) {
@@ -274,6 +304,7 @@ void LucidPolicy::OnEnd(JobIndex job, const SimState& s) {
   if (st.profile_start >= 0 && st.stage == Stage::kProfiling)
     stats_.profiler_gpu_s += (s.Now() - j.last_start_s) * j.gpus;
   MarkBusy(job, s);
+  if (auto running = on_main_.find(st.home.value); running != on_main_.end()) running->second.erase(job.value);
   if (st.partner >= 0) {  // the partner runs alone from now on
     S(JobIndex(st.partner)).partner = -1;
     MarkAlone(JobIndex(st.partner), s);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "policies/common/backfill.h"
 #include "policies/lucid/lucid_inputs.h"
 #include "policies/lucid/workload_estimator.h"
 #include "sim/placement.h"
@@ -52,6 +53,11 @@ struct LucidOptions {
   double undo_threshold = 0.5;
   int64_t retrain_period_s = 86400;
   WorkloadEstimatorOptions estimator;
+  // The main queue's discipline while packing is off (with packing on,
+  // Lucid already tries every queued job). Strict = the paper's head-of-line
+  // blocking; the planner's kAdvisor source is Lucid's own estimate (the
+  // workload estimator's, or history's for Lucid + schedmate).
+  BackfillOptions backfill;
 };
 
 struct LucidStats {
@@ -61,6 +67,7 @@ struct LucidStats {
   int64_t packs = 0, pack_checks = 0, checks_skipped = 0, evictions = 0;
   int64_t retrains = 0;
   int64_t advice_wait_s = 0;   // total seconds jobs waited for the Advisor
+  int64_t backfilled = 0;      // jobs started while an earlier one in the main queue waited
 };
 
 class LucidPolicy final : public Policy {
@@ -108,6 +115,8 @@ class LucidPolicy final : public Policy {
   Status RunPackChecks(const SimState& s, SchedulingActions& a);
   std::optional<JobIndex> PickHost(JobIndex guest, VcIndex vc, const SimState& s);
   bool IsProfiler(VcIndex vc, const SimState& s) const;
+  // GPUs the main VC's running jobs return, by their planned ends (empty when strict).
+  std::vector<GpuRelease> PlannedReleases(VcIndex vc, const SimState& s) const;
 
   LucidOptions o_;
   const LucidWorkloadModel* model_;
@@ -124,6 +133,8 @@ class LucidPolicy final : public Policy {
   // Candidate hosts: (VC, GPUs) → jobs running alone in the main cluster, in start order.
   std::map<std::pair<int32_t, int32_t>, std::set<std::pair<int64_t, int32_t>>> alone_;
   int64_t next_seq_ = 0;
+  BackfillEstimates planning_;
+  std::map<int32_t, std::set<int32_t>> on_main_;  // VC → jobs running there (hosts and guests)
   void MarkAlone(JobIndex j, const SimState& s);
   void MarkBusy(JobIndex j, const SimState& s);
   std::vector<PackCheck> checks_;

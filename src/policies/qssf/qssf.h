@@ -1,7 +1,7 @@
 // QSSF (Helios, SC'21, policies/qssf.py): quasi-shortest-service-first.
 // Priority = estimated duration x GPUs (estimated GPU time), smaller first;
 // ties by GPU count, then submit order. Non-preemptive, head-of-line
-// blocking. Estimators: history by name/user (JobNameEstimator) for traces
+// blocking unless a backfill discipline is set (../common/backfill.h). Estimators: history by name/user (JobNameEstimator) for traces
 // with names, or the Helios error model for traces without (Philly).
 #ifndef SCHEDMATE_POLICIES_QSSF_QSSF_H_
 #define SCHEDMATE_POLICIES_QSSF_QSSF_H_

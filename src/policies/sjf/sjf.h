@@ -1,5 +1,6 @@
 // SJF: shortest estimated duration first, non-preemptive, head-of-line
-// blocking (Lucid/Helios policy/sjf.py). The estimate comes from a pluggable
+// blocking (Lucid/Helios policy/sjf.py) unless a backfill discipline is set
+// (../common/backfill.h). The estimate comes from a pluggable
 // DurationEstimator (oracle = the trace's duration, as in the artifacts).
 #ifndef SCHEDMATE_POLICIES_SJF_SJF_H_
 #define SCHEDMATE_POLICIES_SJF_SJF_H_

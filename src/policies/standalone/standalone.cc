@@ -3,11 +3,15 @@
 namespace schedmate {
 
 StandalonePolicy::StandalonePolicy(std::unique_ptr<Placer> placer, std::unique_ptr<DurationEstimator> fallback,
-                                   DurationAdvice* advice)
-    : OrderedQueuePolicy(std::move(placer), std::move(fallback)), advice_(advice) {}
+                                   DurationAdvice* advice, BackfillOptions backfill)
+    : OrderedQueuePolicy(std::move(placer), std::move(fallback), backfill), advice_(advice) {}
 
 OrderedQueuePolicy::Key StandalonePolicy::QueueKey(const SimJob& job, const SimState& state) {
   return {EstimateAtFirstSubmit(job, state), 0.0};
+}
+
+double StandalonePolicy::PolicyEstimate(const SimJob& job, const SimState& state) {
+  return EstimateAtFirstSubmit(job, state);
 }
 
 double StandalonePolicy::EstimateAtFirstSubmit(const SimJob& job, const SimState& state) {

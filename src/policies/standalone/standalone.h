@@ -4,7 +4,8 @@
 // history has no match. The estimate enters through DurationAdvice, so the
 // policy knows nothing of repositories, fingerprints or stores (the
 // Advisor-backed provider lives in integrations/standalone_advice.h).
-// Non-preemptive, head-of-line blocking, as the SJF it extends.
+// Non-preemptive, head-of-line blocking unless a backfill discipline is
+// given, as the SJF it extends.
 #ifndef SCHEDMATE_POLICIES_STANDALONE_STANDALONE_H_
 #define SCHEDMATE_POLICIES_STANDALONE_STANDALONE_H_
 
@@ -41,13 +42,15 @@ class StandalonePolicy final : public OrderedQueuePolicy {
   // REQUIRES: fallback != nullptr. `advice` (not owned; may be null = always
   // fall back) outlives this.
   StandalonePolicy(std::unique_ptr<Placer> placer, std::unique_ptr<DurationEstimator> fallback,
-                   DurationAdvice* advice);
+                   DurationAdvice* advice, BackfillOptions backfill = {});
   std::string_view Name() const override { return "standalone"; }
   void OnEnd(JobIndex job, const SimState& state) override;
   const StandaloneStats& stats() const { return stats_; }
 
  protected:
   Key QueueKey(const SimJob& job, const SimState& state) override;
+  // The estimate the job is ordered by (advice or fallback).
+  double PolicyEstimate(const SimJob& job, const SimState& state) override;
 
  private:
   double EstimateAtFirstSubmit(const SimJob& job, const SimState& state);
