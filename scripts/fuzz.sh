@@ -15,7 +15,8 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 ninja -C build-fuzz $(cd build-fuzz && ninja -t targets all | grep -o '^fuzz_[a-z_]*' | sort -u)
 declare -A corpus=([fuzz_csv_reader]=csv [fuzz_vc_config]=vc [fuzz_datetime]=datetime [fuzz_experiment_json]=json
                    [fuzz_progress_log]=logs [fuzz_log_files]=logs [fuzz_llm_answer]=llm
-                   [fuzz_failure_log]=failures [fuzz_advisor_inputs]=advisor [fuzz_model_weights]=weights)
+                   [fuzz_failure_log]=failures [fuzz_advisor_inputs]=advisor [fuzz_model_weights]=weights
+                   [fuzz_slurm_json]=slurm [fuzz_service_requests]=service)
 failed=0
 for bin in build-fuzz/bin/fuzz_*; do
   name=$(basename "$bin")

@@ -17,6 +17,8 @@ PACKAGES=(
   libtree-sitter-dev libyaml-dev libtomlplusplus-dev  # advisor/: Python, YAML, TOML parsing
   coinor-libcbc-dev          # solver/: CBC for Sia's integer program (pulls in Clp, Cgl, Osi, CoinUtils)
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
+  wrk                        # bench/service_load.sh: HTTP load on `schedmate serve` (127.0.0.1 only)
+  slurmctld slurmd slurm-client munge libslurm-dev  # agent/: a real SLURM cluster for its e2e test (scripts/slurm_cluster.sh)
 )
 
 missing=()

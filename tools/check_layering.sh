@@ -23,8 +23,8 @@ declare -A allowed=(
   [loggen]="core"
   [experiments]="core sim policies solver plot traces text llm repo history advisor tracker failure world loggen integrations"
   [cli]="*"
-  [service]="*"
-  [agent]="*"
+  [service]="core text llm repo history advisor tracker failure"
+  [agent]="core text llm repo history advisor tracker failure"
 )
 status=0
 for dir in "$src"/*/; do

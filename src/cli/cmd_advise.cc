@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "advisor/advice.h"
 #include "advisor/advisor.h"
 #include "advisor/advisor_history.h"
 #include "advisor/llm_extractor.h"
@@ -27,19 +28,6 @@
 #include "repo/tools.h"
 
 namespace schedmate {
-
-Result<std::unique_ptr<HistoryStore>> OpenHistory(const std::string& spec) {
-  if (spec.rfind("redis://", 0) == 0) {
-    ASSIGN_OR_RETURN(RedisOptions o, ParseRedisUrl(spec));
-    return OpenRedisHistory(o);
-  }
-  // A file in a directory that does not exist is a mistyped path (bad input), not a store error.
-  std::error_code ec;
-  std::filesystem::path dir = std::filesystem::path(spec).parent_path();
-  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-    return NotFound("--history " + spec + ": directory " + dir.string() + " does not exist");
-  return OpenSqliteHistory(spec);
-}
 
 namespace {
 
@@ -76,30 +64,21 @@ DurationEstimate EstimateDuration(const AdviseArgs& a, const WorkloadMetadata& m
 }
 
 void Advise(const AdviseArgs& a) {
-  BackendKind backend = *ParseBackendKind(a.backend);
+  AdviceBackend backend;
+  backend.kind = *ParseBackendKind(a.backend);
+  backend.cascade_threshold = a.llm.cascade_threshold;
   std::unique_ptr<ChatClient> client;
-  if (backend != BackendKind::kEmbedded) client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
+  if (backend.kind != BackendKind::kEmbedded) client = std::make_unique<ChatClient>(MakeEndpoint(a.llm));
+  backend.client = client.get();
   auto t0 = std::chrono::steady_clock::now();
-  auto snap = OpenSnapshot(a.repo);
-  if (!snap.ok()) CommandFailed(snap.status());
-  std::string answered_by;
   ExtractOptions eo;
   eo.workdir = a.workdir;
-  auto md = ExtractWithBackend(**snap, a.cmd, backend, client.get(), a.llm.cascade_threshold, &answered_by, eo);
-  Json out;
-  DurationEstimate est;
-  if (!md.ok()) {
-    est.fallback_reason = "metadata extraction failed: " + md.status().message();
-    out["metadata"] = nullptr;
-  } else {
-    out["metadata"] = ToJson(*md);
-    est = EstimateDuration(a, *md);
-  }
+  auto advice = ExtractAdvice(a.repo, a.cmd, backend, eo);
+  if (!advice.ok()) CommandFailed(advice.status());
+  DurationEstimate est = EstimateAdvice(*advice, [&](const WorkloadMetadata& md) { return EstimateDuration(a, md); });
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  out["estimate"] = ToJson(est);
-  out["latency_ms"] = ms;
-  out["snapshot"] = (*snap)->Describe();
-  out["backend"] = answered_by;
+  Json out = AdviceJson(*advice, est, ms);
+  const Result<WorkloadMetadata>& md = advice->metadata;
   if (a.json) {
     std::printf("%s\n", DumpJson(out).c_str());
     return;

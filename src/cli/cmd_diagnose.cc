@@ -17,6 +17,7 @@
 #include "core/json.h"
 #include "core/time_format.h"
 #include "failure/diagnose.h"
+#include "failure/diagnosis_json.h"
 #include "failure/evaluation.h"
 #include "failure/llm_diagnosis.h"
 #include "failure/recovery.h"
@@ -128,16 +129,9 @@ void DiagnoseOne(const DiagnoseArgs& a) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   const FailureDiagnosis& d = r->diagnosis;
   if (a.json) {
-    Json j = ToJson(d);
+    Json j = DiagnosisJson(*r, answered_by, (*source)->size(), ms);
     j["log"] = a.shown;
-    j["signature"] = r->signature_id;
-    j["backend"] = answered_by;
     j["recovery"] = Recovery(a, d);
-    j["locate"] = {{"searched", r->located.searched}, {"path", r->located.path},
-                   {"background_templates", r->located.background.size()}, {"probes", r->located.probes},
-                   {"bytes_read", r->located.bytes_read}, {"file_bytes", (*source)->size()},
-                   {"lines_are_offsets", r->located.lines_are_offsets},
-                   {"context_lines", r->located.window.size()}, {"ms", ms}};
     std::printf("%s\n", DumpJson(j).c_str());
     return;
   }

@@ -18,6 +18,7 @@
 #include "tracker/evaluation.h"
 #include "tracker/log_follower.h"
 #include "tracker/tracker.h"
+#include "tracker/track_json.h"
 
 namespace schedmate {
 namespace {
@@ -188,12 +189,9 @@ void TrackOne(const TrackArgs& a) {
   auto r = TrackFile(a.log, o);
   if (!r.ok()) CommandFailed(r.status());
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  Emit(a, r->report, r->stats, a.shown,
-       {{"log", a.shown},
-        {"lines_used_are_offsets", r->lines_are_offsets},
-        {"scan", {{"lines", r->stats.lines}, {"bytes_read", r->bytes_read},
-                  {"file_bytes", r->file_bytes}, {"stage1_kept_lines", r->stats.kept_lines},
-                  {"ms", ms}}}});
+  Json extra = TrackJson(*r, ms);
+  extra["log"] = a.shown;
+  Emit(a, r->report, r->stats, a.shown, std::move(extra));
   if (!a.json)
     std::printf("scanned     %lld lines from the end (%lld of %lld bytes read, %lld kept by stage 1) in %.1f ms\n",
                 (long long)r->stats.lines, (long long)r->bytes_read, (long long)r->file_bytes,

@@ -26,6 +26,8 @@ void AddSiaCommand(CLI::App& app);
 void AddStandaloneCommand(CLI::App& app);
 void AddBackfillCommand(CLI::App& app);
 void AddTrainCommand(CLI::App& app);
+void AddAgentCommand(CLI::App& app);
+void AddServeCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 void AddEvalAdvisorCommand(CLI::App* eval);

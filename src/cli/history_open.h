@@ -1,16 +1,15 @@
-// Opens the history a command names: a SQLite file (default) or redis://.
+// The history a command opens by default (OpenHistory: history/open_history.h).
 #ifndef SCHEDMATE_CLI_HISTORY_OPEN_H_
 #define SCHEDMATE_CLI_HISTORY_OPEN_H_
 
 #include <memory>
 #include <string>
 
-#include "history/store.h"
+#include "history/open_history.h"
 
 namespace schedmate {
 
 inline constexpr const char* kDefaultHistory = "schedmate-history.db";
-Result<std::unique_ptr<HistoryStore>> OpenHistory(const std::string& spec);
 
 }  // namespace schedmate
 

@@ -1,0 +1,20 @@
+// One diagnosis as JSON — what `schedmate diagnose --json` prints and the
+// service's POST /v1/diagnose returns (callers add "log" and "recovery").
+#ifndef SCHEDMATE_FAILURE_DIAGNOSIS_JSON_H_
+#define SCHEDMATE_FAILURE_DIAGNOSIS_JSON_H_
+
+#include <cstdint>
+#include <string>
+
+#include "core/json.h"
+#include "failure/diagnose.h"
+
+namespace schedmate {
+
+// The diagnosis fields plus "signature", "backend" (who answered) and
+// "locate" (how the search went over a log of `log_bytes`, in `ms`).
+Json DiagnosisJson(const DiagnoseResult& result, const std::string& answered_by, int64_t log_bytes, double ms);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_FAILURE_DIAGNOSIS_JSON_H_

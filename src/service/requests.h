@@ -1,0 +1,73 @@
+// The service's request bodies: JSON objects parsed into typed requests.
+// Every field is checked before anything runs — unknown fields (a typo),
+// missing or mistyped ones and values out of range are errors naming the
+// field, so a bad request never reaches a component or the store.
+// Outside input: fuzz/fuzz_service_requests.cc runs these parsers.
+#ifndef SCHEDMATE_SERVICE_REQUESTS_H_
+#define SCHEDMATE_SERVICE_REQUESTS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/json.h"
+#include "core/status.h"
+#include "failure/recovery.h"
+#include "history/record.h"
+
+namespace schedmate {
+
+// POST /v1/advise
+struct AdviseRequest {
+  std::string repo;     // a directory under an allowed root
+  std::string rev;      // "": the working tree; else a git revision of `repo`
+  std::string cmd;      // the job's launch command
+  std::string workdir;  // inside the repository ("": its root)
+  std::optional<int64_t> as_of_s;  // submit time; history completed later is invisible (default now)
+  int k = 3;
+  double min_score = 0.80;
+};
+
+// A log given by path (under an allowed root) or inline (at most the body limit).
+struct LogRequest {
+  std::string path;
+  std::optional<std::string> text;
+};
+
+// POST /v1/track
+struct TrackRequest {
+  LogRequest log;
+  int samples = 10;
+  bool offsets = false;
+};
+
+// POST /v1/diagnose
+struct DiagnoseRequest {
+  LogRequest log;
+  int context = 500;
+  bool offsets = false;
+  JobContext job;  // for the recovery plan (advice only: nothing is executed)
+};
+
+// POST /v1/history: a finished job. Its metadata comes from `repo` + `cmd`
+// (as `schedmate history add` extracts it) unless the record carries a
+// fingerprint and its metadata (the `history export` format).
+struct HistoryWriteRequest {
+  HistoryRecord record;
+  std::string repo, rev, cmd, workdir;
+  bool needs_extraction() const { return record.fingerprint.empty(); }
+};
+
+// The body as a JSON object; a syntax error or a non-object is an error.
+Result<Json> ParseRequestBody(std::string_view body);
+
+// On error `*bad_field` names the field at fault ("" when the body as a whole).
+Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_field);
+Result<TrackRequest> ParseTrackRequest(const Json& body, std::string* bad_field);
+Result<DiagnoseRequest> ParseDiagnoseRequest(const Json& body, std::string* bad_field);
+Result<HistoryWriteRequest> ParseHistoryWriteRequest(const Json& body, std::string* bad_field);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_SERVICE_REQUESTS_H_
