@@ -28,7 +28,7 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
   }
   if (!j.is_object()) return InvalidArgument(where + ": a policy must be a name or an object");
   RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "placement", "estimator", "order", "restart_overhead", "period_s",
-                                      "starvation_knob", "thresholds_gpu_s", "seed"},
+                                      "starvation_knob", "thresholds_gpu_s", "seed", "backfill", "backfill_estimate"},
                                   where));
   ASSIGN_OR_RETURN(p.name, GetString(j, "name", where));
   ASSIGN_OR_RETURN(auto placement, GetOptString(j, "placement", where));
@@ -43,6 +43,12 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
   p.restart_overhead = overhead.value_or("");
   p.period_s = period.value_or(-1);
   p.starvation_knob = knob.value_or(-1);
+  ASSIGN_OR_RETURN(auto backfill, GetOptString(j, "backfill", where));
+  ASSIGN_OR_RETURN(auto backfill_estimate, GetOptString(j, "backfill_estimate", where));
+  p.backfill = backfill.value_or("");
+  p.backfill_estimate = backfill_estimate.value_or("");
+  if (!BackfillFromConfig(p).ok())
+    return InvalidArgument(where + ": backfill / backfill_estimate: " + BackfillFromConfig(p).status().message());
   if (j.contains("thresholds_gpu_s")) {
     const Json& t = j["thresholds_gpu_s"];
     if (!t.is_array()) return InvalidArgument(where + ": thresholds_gpu_s must be an array");
@@ -66,6 +72,8 @@ Json PolicyToJson(const PolicyConfig& p) {
   if (p.period_s >= 0) j["period_s"] = p.period_s;
   if (p.starvation_knob >= 0) j["starvation_knob"] = p.starvation_knob;
   if (!p.thresholds_gpu_s.empty()) j["thresholds_gpu_s"] = p.thresholds_gpu_s;
+  if (!p.backfill.empty()) j["backfill"] = p.backfill;
+  if (!p.backfill_estimate.empty()) j["backfill_estimate"] = p.backfill_estimate;
   return j;
 }
 

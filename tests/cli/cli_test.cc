@@ -51,8 +51,11 @@ TEST_F(CliTest, SimulateJsonHasTheFieldsScriptsUse) {
 TEST_F(CliTest, ARunIsReproducibleFromItsConfigFile) {
   std::string cfg = (dir_ / "exp.json").string();
   CmdResult a = Exec("simulate --synthetic philly --jobs 300 --nodes 8 --seed 5 "
-               "--policy sjf,tiresias-lucid --json --save-config " + cfg);
+               "--policy sjf,tiresias-lucid --backfill easy --backfill-estimate user-limit --json --save-config " + cfg);
   ASSERT_EQ(a.code, 0) << a.err;
+  std::stringstream saved;
+  saved << std::ifstream(cfg).rdbuf();
+  EXPECT_NE(saved.str().find("\"backfill\": \"easy\""), std::string::npos) << saved.str();
   CmdResult b = Exec("simulate --config " + cfg + " --json");
   ASSERT_EQ(b.code, 0) << b.err;
   auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
