@@ -107,6 +107,10 @@ ok "shadow: ECC job $e -> drain $node_e + requeue planned and audited, not done;
 rm -f "$work/faults/$node_e"  # the "hardware" was repaired before the next phase
 
 # ---- 2. enforce mode ----
+# History answers "as of" the submit time, on SLURM's whole seconds, and a
+# record completed in the very second of the submit does not count (it could
+# be the future). The renamed copy must be submitted after $a's end second.
+while (( $(date +%s) <= $(date -d "$(field "$a" EndTime)" +%s) )); do sleep 0.2; done
 "$bin" agent slurm "${agent_flags[@]}" --interval 1 --enforce comment,priority,drain,requeue \
   >"$work/enforce.jsonl" 2>"$work/agent.err" &
 agent_pid=$!
