@@ -42,11 +42,16 @@ Status SetChannelField(ChannelOptions* c, const std::string& key, const std::str
   double v = std::strtod(value.c_str(), &end);
   if (value.empty() || *end != '\0' || v < 1)
     return InvalidArgument("--channel " + spec + ": " + key + " must be a number >= 1");
-  if (key == "workers" && v <= 64) c->workers = static_cast<int>(v);
-  else if (key == "queue") c->capacity = static_cast<size_t>(v);
-  else if (key == "rate") c->rate_per_s = v;
-  else if (key == "burst") c->burst = v;
-  else return InvalidArgument("--channel " + spec + ": unknown setting '" + key + "' (workers<=64, queue, rate, burst)");
+  if (key == "workers" && v <= 64)
+    c->workers = static_cast<int>(v);
+  else if (key == "queue")
+    c->capacity = static_cast<size_t>(v);
+  else if (key == "rate")
+    c->rate_per_s = v;
+  else if (key == "burst")
+    c->burst = v;
+  else
+    return InvalidArgument("--channel " + spec + ": unknown setting '" + key + "' (workers<=64, queue, rate, burst)");
   return Status::Ok();
 }
 
@@ -113,30 +118,43 @@ void AddServeCommand(CLI::App& app) {
   auto a = std::make_shared<ServeArgs>();
   a->service.history = kDefaultHistory;
   a->http.port = 8470;
-  CLI::App* cmd = app.add_subcommand(
-      "serve",
-      "The Advisor, Tracker and Failure Handler as an HTTP service (docs/service.md):\n"
-      "POST /v1/advise, /v1/track, /v1/diagnose; GET/POST /v1/history; /metrics, /healthz,\n"
-      "/readyz, /openapi.yaml. Advice only: it never acts on a cluster.");
+  CLI::App* cmd =
+      app.add_subcommand("serve",
+                         "The Advisor, Tracker and Failure Handler as an HTTP service (docs/service.md):\n"
+                         "POST /v1/advise, /v1/track, /v1/diagnose; GET/POST /v1/history; GET /v1/jobs, /v1/audit;\n"
+                         "/metrics, /healthz, /readyz, /openapi.yaml; the dashboard at GET /. Advice only: it never\n"
+                         "acts on a cluster.");
   cmd->add_option("--bind", a->http.bind, "Address to listen on (another than 127.0.0.1 exposes the service)")
       ->capture_default_str();
-  cmd->add_option("--port", a->http.port, "Port; 0 picks a free one (printed)")->capture_default_str()
+  cmd->add_option("--port", a->http.port, "Port; 0 picks a free one (printed)")
+      ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--history", a->service.history, "History: a SQLite file or redis://host:port[/prefix]")
       ->capture_default_str();
+  cmd->add_option("--ledger", a->service.ledger,
+                  "SQLite guard ledger whose audit trail GET /v1/audit and the dashboard show (default: the "
+                  "history file when it is SQLite; none with Redis)");
+  cmd->add_option("--recent-jobs", a->service.recent_jobs,
+                  "Jobs the dashboard remembers (GET /v1/jobs; the least recently answered go first)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{100000}));
   cmd->add_option("--allow-root", a->service.allow_roots,
                   "Directory whose repositories and logs requests may name (repeatable; none: no paths)");
   cmd->add_option("--token-file", a->token_file,
                   "File (mode 600) whose first line is the bearer token POST /v1/history needs; without it, "
-                  "writes are refused")->check(CLI::ExistingFile);
+                  "writes are refused")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--token-for-reads", a->service.token_for_reads,
                 "Require the token on advise, track, diagnose and history reads too");
   cmd->add_option("--max-body-bytes", a->service.max_body_bytes, "Largest request body (413 above)")
-      ->capture_default_str()->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
   cmd->add_option("--request-timeout-ms", a->service.request_timeout_ms,
-                  "Longest wait for a channel's answer (504 after)")->capture_default_str()
+                  "Longest wait for a channel's answer (504 after)")
+      ->capture_default_str()
       ->check(CLI::Range(10, 600000));
-  cmd->add_option("--http-threads", a->http.http_threads, "Connections served at once")->capture_default_str()
+  cmd->add_option("--http-threads", a->http.http_threads, "Connections served at once")
+      ->capture_default_str()
       ->check(CLI::Range(2, 4096));
   cmd->add_option("--channel", a->channels,
                   "A channel's workers, queue capacity and token bucket, e.g. "

@@ -14,6 +14,7 @@ using SteadyClock = std::chrono::steady_clock;
 void Send(const Reply& reply, httplib::Response& res) {
   res.status = reply.status;
   if (reply.retry_after_s > 0) res.set_header("Retry-After", std::to_string(reply.retry_after_s));
+  for (const auto& [name, value] : reply.headers) res.set_header(name, value);
   res.set_content(reply.body, reply.content_type.c_str());
 }
 
@@ -27,19 +28,37 @@ std::map<std::string, std::string> Query(const httplib::Request& req) {
 // request line), as a JSON error with a stable code.
 ApiError ProtocolError(int status, size_t max_body_bytes) {
   switch (status) {
-    case 404: return {404, "not_found", "no such endpoint (or not with this method)", "", 0};
-    case 413: return PayloadTooLarge(max_body_bytes);
-    default: return {status, "bad_http_request", "the HTTP request could not be read", "", 0};
+    case 404:
+      return {404, "not_found", "no such endpoint (or not with this method)", "", 0};
+    case 413:
+      return PayloadTooLarge(max_body_bytes);
+    default:
+      return {status, "bad_http_request", "the HTTP request could not be read", "", 0};
   }
 }
 
 // The metrics label of a path: a known endpoint's name, else "other" (a
 // label per path a client invents would grow without bound).
 std::string EndpointOf(const std::string& path) {
-  static const std::map<std::string, std::string> kNames = {
-      {"/v1/advise", "advise"}, {"/v1/track", "track"}, {"/v1/diagnose", "diagnose"}, {"/v1/history", "history"}};
+  static const std::map<std::string, std::string> kNames = {{"/v1/advise", "advise"},     {"/v1/track", "track"},
+                                                            {"/v1/diagnose", "diagnose"}, {"/v1/history", "history"},
+                                                            {"/v1/jobs", "jobs"},         {"/v1/audit", "audit"}};
   auto it = kNames.find(path);
   return it == kNames.end() ? "other" : it->second;
+}
+
+// The dashboard's page and script. The policy lets them load nothing but
+// this server's own script and JSON — no other origin, no inline script, no
+// plugins, no framing — so text from logs and repositories can never run.
+Reply DashboardAsset(std::string_view body, const char* content_type) {
+  Reply reply{200, std::string(body), content_type, 0, {}};
+  reply.headers = {{"Content-Security-Policy",
+                    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; "
+                    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"},
+                   {"X-Content-Type-Options", "nosniff"},
+                   {"Referrer-Policy", "no-referrer"},
+                   {"Cache-Control", "no-cache"}};
+  return reply;
 }
 
 }  // namespace
@@ -88,8 +107,7 @@ void HttpServer::Routes() {
     service_.metrics().CountRequest(EndpointOf(req.path), 413, 0);
     return httplib::Server::HandlerResponse::Handled;
   });
-  httplib::Server::HandlerWithResponse protocol_error = [max_body](const httplib::Request&,
-                                                                    httplib::Response& res) {
+  httplib::Server::HandlerWithResponse protocol_error = [max_body](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;  // a route's own JSON error
     Send(ErrorReply(ProtocolError(res.status, max_body)), res);
     return httplib::Server::HandlerResponse::Handled;
@@ -99,14 +117,24 @@ void HttpServer::Routes() {
   server_->Post("/v1/advise", route("advise", false, true, [&s](const auto& req) { return s.Advise(req.body); }));
   server_->Post("/v1/track", route("track", false, true, [&s](const auto& req) { return s.Track(req.body); }));
   server_->Post("/v1/diagnose", route("diagnose", false, true, [&s](const auto& req) { return s.Diagnose(req.body); }));
-  server_->Post("/v1/history", route("history_write", true, true, [&s](const auto& req) { return s.WriteHistory(req.body); }));
-  server_->Get("/v1/history", route("history_read", false, true, [&s](const auto& req) { return s.ReadHistory(Query(req)); }));
+  server_->Post("/v1/history",
+                route("history_write", true, true, [&s](const auto& req) { return s.WriteHistory(req.body); }));
+  server_->Get("/v1/history",
+               route("history_read", false, true, [&s](const auto& req) { return s.ReadHistory(Query(req)); }));
+  server_->Get("/v1/jobs", route("jobs", false, true, [&s](const auto& req) { return s.Jobs(Query(req)); }));
+  server_->Get("/v1/audit", route("audit", false, true, [&s](const auto& req) { return s.Audit(Query(req)); }));
+  auto page = [](const auto&) { return DashboardAsset(DashboardHtml(), "text/html; charset=utf-8"); };
+  server_->Get("/", route("dashboard", false, false, page));
+  server_->Get("/dashboard", route("dashboard", false, false, page));
+  server_->Get("/dashboard.js", route("dashboard", false, false, [](const auto&) {
+                 return DashboardAsset(DashboardJs(), "text/javascript; charset=utf-8");
+               }));
   server_->Get("/healthz", route("healthz", false, false, [&s](const auto&) { return s.Health(); }));
   server_->Get("/readyz", route("readyz", false, false, [&s](const auto&) { return s.Ready(); }));
   server_->Get("/metrics", route("metrics", false, false, [&s](const auto&) { return s.Metrics(); }));
   server_->Get("/openapi.yaml", route("openapi", false, false, [](const auto&) {
-    return Reply{200, std::string(OpenApiYaml()), "application/yaml", 0};
-  }));
+                 return Reply{200, std::string(OpenApiYaml()), "application/yaml", 0, {}};
+               }));
 }
 
 Result<int> HttpServer::Bind() {

@@ -21,16 +21,19 @@ namespace schedmate {
 
 struct HttpOptions {
   std::string bind = "127.0.0.1";
-  int port = 0;             // 0: the system picks one (port() says which)
+  int port = 0;  // 0: the system picks one (port() says which)
   // Connections served at once: cpp-httplib gives each keep-alive connection a
   // thread until it closes or idles past keep_alive_s; more connections wait.
   int http_threads = 256;
   int keep_alive_s = 2;
-  int io_timeout_s = 5;     // reading a request / writing a reply
+  int io_timeout_s = 5;  // reading a request / writing a reply
 };
 
 // The OpenAPI document (api/openapi.yaml, compiled in).
 std::string_view OpenApiYaml();
+// The dashboard served at GET / (src/service/dashboard/, compiled in).
+std::string_view DashboardHtml();
+std::string_view DashboardJs();
 
 class HttpServer {
  public:

@@ -1,6 +1,8 @@
 #include "service/requests.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +32,8 @@ class FieldReader {
     auto v = GetOptString(obj_, field, Where());
     if (!v.ok()) return Fail(field, v.status());
     if (!*v) return required ? Fail(field, InvalidArgument(Name(field) + " is missing")) : Status::Ok();
-    if ((*v)->find('\0') != std::string::npos) return Fail(field, InvalidArgument(Name(field) + " contains a NUL byte"));
+    if ((*v)->find('\0') != std::string::npos)
+      return Fail(field, InvalidArgument(Name(field) + " contains a NUL byte"));
     if ((*v)->size() > max_bytes)
       return Fail(field, InvalidArgument(Name(field) + " is longer than " + std::to_string(max_bytes) + " bytes"));
     *out = std::move(**v);
@@ -56,8 +59,8 @@ class FieldReader {
     if (!v.ok()) return Fail(field, v.status());
     if (!*v) return Status::Ok();
     if (!(**v >= lo && **v <= hi))
-      return Fail(field, InvalidArgument(Name(field) + " must be in [" + std::to_string(lo) + ", " +
-                                         std::to_string(hi) + "]"));
+      return Fail(
+          field, InvalidArgument(Name(field) + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"));
     *out = **v;
     return Status::Ok();
   }
@@ -142,7 +145,7 @@ Result<Json> ParseRequestBody(std::string_view body) {
 Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_field) {
   FieldReader in(body, "", bad_field);
   AdviseRequest r;
-  RETURN_IF_ERROR(in.OnlyKnown({"repo", "rev", "cmd", "workdir", "as_of", "k", "min_score"}));
+  RETURN_IF_ERROR(in.OnlyKnown({"repo", "rev", "cmd", "workdir", "as_of", "k", "min_score", "job_id"}));
   RETURN_IF_ERROR(in.String("repo", &r.repo, true));
   RETURN_IF_ERROR(in.String("rev", &r.rev, false, 256));
   RETURN_IF_ERROR(in.String("cmd", &r.cmd, true, kMaxCommandBytes));
@@ -150,6 +153,7 @@ Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_fiel
   RETURN_IF_ERROR(in.Int("as_of", 1, int64_t{1} << 40, &r.as_of_s));
   RETURN_IF_ERROR(in.Int("k", 1, 100, &r.k));
   RETURN_IF_ERROR(in.Number("min_score", 0.0, 1.0, &r.min_score));
+  RETURN_IF_ERROR(in.String("job_id", &r.job_id, false, 256));
   if (r.repo.empty()) return in.Fail("repo", InvalidArgument("field 'repo' is empty"));
   if (r.cmd.empty()) return in.Fail("cmd", InvalidArgument("field 'cmd' is empty"));
   return r;
@@ -158,10 +162,11 @@ Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_fiel
 Result<TrackRequest> ParseTrackRequest(const Json& body, std::string* bad_field) {
   FieldReader in(body, "", bad_field);
   TrackRequest r;
-  RETURN_IF_ERROR(in.OnlyKnown({"log_path", "log_text", "samples", "offsets"}));
+  RETURN_IF_ERROR(in.OnlyKnown({"log_path", "log_text", "samples", "offsets", "job_id"}));
   RETURN_IF_ERROR(ReadLog(in, &r.log));
   RETURN_IF_ERROR(in.Int("samples", 1, 1000, &r.samples));
   RETURN_IF_ERROR(in.Bool("offsets", &r.offsets));
+  RETURN_IF_ERROR(in.String("job_id", &r.job_id, false, 256));
   return r;
 }
 
@@ -196,6 +201,25 @@ Result<HistoryWriteRequest> ParseHistoryWriteRequest(const Json& body, std::stri
   if (!r.needs_extraction() && r.record.metadata_json.empty())
     return in.Fail("record.metadata", InvalidArgument("a record with a fingerprint needs its metadata"));
   return r;
+}
+
+Result<int64_t> ParseQueryLimit(const std::map<std::string, std::string>& query,
+                                std::initializer_list<std::string_view> known, int64_t default_limit,
+                                std::string* bad_field) {
+  for (const auto& [key, value] : query) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    *bad_field = key;
+    return InvalidArgument("unknown query parameter '" + key + "'");
+  }
+  auto it = query.find("limit");
+  if (it == query.end()) return default_limit;
+  char* end = nullptr;
+  int64_t limit = std::strtoll(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end != '\0' || limit < 1 || limit > 1000) {
+    *bad_field = "limit";
+    return InvalidArgument("limit must be an integer in [1, 1000]");
+  }
+  return limit;
 }
 
 }  // namespace schedmate

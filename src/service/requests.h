@@ -7,6 +7,8 @@
 #define SCHEDMATE_SERVICE_REQUESTS_H_
 
 #include <cstdint>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,13 +22,14 @@ namespace schedmate {
 
 // POST /v1/advise
 struct AdviseRequest {
-  std::string repo;     // a directory under an allowed root
-  std::string rev;      // "": the working tree; else a git revision of `repo`
-  std::string cmd;      // the job's launch command
-  std::string workdir;  // inside the repository ("": its root)
+  std::string repo;                // a directory under an allowed root
+  std::string rev;                 // "": the working tree; else a git revision of `repo`
+  std::string cmd;                 // the job's launch command
+  std::string workdir;             // inside the repository ("": its root)
   std::optional<int64_t> as_of_s;  // submit time; history completed later is invisible (default now)
   int k = 3;
   double min_score = 0.80;
+  std::string job_id;  // the scheduler's id, which ties this job's answers together (dashboard); may be ""
 };
 
 // A log given by path (under an allowed root) or inline (at most the body limit).
@@ -40,6 +43,7 @@ struct TrackRequest {
   LogRequest log;
   int samples = 10;
   bool offsets = false;
+  std::string job_id;  // as for advise
 };
 
 // POST /v1/diagnose
@@ -67,6 +71,13 @@ Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_fiel
 Result<TrackRequest> ParseTrackRequest(const Json& body, std::string* bad_field);
 Result<DiagnoseRequest> ParseDiagnoseRequest(const Json& body, std::string* bad_field);
 Result<HistoryWriteRequest> ParseHistoryWriteRequest(const Json& body, std::string* bad_field);
+
+// A GET's query: only `known` parameters, and "limit" (when given) an
+// integer in [1, 1000]; returns the limit or `default_limit`. On error
+// `*bad_field` names the parameter.
+Result<int64_t> ParseQueryLimit(const std::map<std::string, std::string>& query,
+                                std::initializer_list<std::string_view> known, int64_t default_limit,
+                                std::string* bad_field);
 
 }  // namespace schedmate
 

@@ -94,6 +94,14 @@ bool TokenEquals(const std::string& given, const std::string& token) {
 
 int64_t NowS() { return static_cast<int64_t>(std::time(nullptr)); }
 
+// The ledger whose audit trail the dashboard shows: --ledger, else the
+// history file when the history is SQLite (where the agent and `diagnose
+// --audit` keep it by default).
+std::string LedgerPath(const ServiceOptions& o) {
+  if (!o.ledger.empty()) return o.ledger;
+  return o.history.rfind("redis://", 0) == 0 ? "" : o.history;
+}
+
 }  // namespace
 
 Reply ErrorReply(const ApiError& error) {
@@ -108,7 +116,10 @@ Result<std::unique_ptr<Service>> Service::Create(ServiceOptions options) {
 }
 
 Service::Service(ServiceOptions options, AllowedRoots roots)
-    : options_(std::move(options)), roots_(std::move(roots)) {
+    : options_(std::move(options)),
+      roots_(std::move(roots)),
+      jobs_(options_.recent_jobs),
+      audit_(LedgerPath(options_)) {
   submit_ = std::make_unique<WorkChannel>(options_.submit, *options_.clock, options_.before_task);
   run_ = std::make_unique<WorkChannel>(options_.run, *options_.clock, options_.before_task);
   exit_ = std::make_unique<WorkChannel>(options_.exit, *options_.clock, options_.before_task);
@@ -141,7 +152,8 @@ Status Service::EnsureStore() {
 
 std::optional<ApiError> Service::CheckToken(const std::string& authorization, bool mutating) const {
   if (!mutating && !options_.token_for_reads) return std::nullopt;
-  if (options_.token.empty()) return Unauthorized("this server has no --token-file: requests that need a token are refused");
+  if (options_.token.empty())
+    return Unauthorized("this server has no --token-file: requests that need a token are refused");
   const std::string prefix = "Bearer ";
   if (authorization.rfind(prefix, 0) != 0) return Unauthorized("missing 'Authorization: Bearer <token>' header");
   if (!TokenEquals(authorization.substr(prefix.size()), options_.token)) return Unauthorized("wrong token");
@@ -204,7 +216,12 @@ Reply Service::AdviseWork(const AdviseJob& job) {
     return history_->Estimate(md, job.request.as_of_s.value_or(NowS()), eo);
   });
   metrics_.CountEstimate(estimate.method != DurationEstimate::Method::kHistory);
-  return JsonReply(AdviceJson(*extraction, estimate, MsSince(t0)));
+  Json advice = AdviceJson(*extraction, estimate, MsSince(t0));
+  const AdviseKey& k = job.key;
+  jobs_.RecordAdvice({job.request.job_id, "advise:" + k.repo + "@" + k.rev + " " + k.workdir + " " + k.cmd},
+                     Json{{"repo", k.repo}, {"rev", k.rev}, {"cmd", k.cmd}, {"workdir", k.workdir}}, advice,
+                     options_.clock->NowMs());
+  return JsonReply(advice);
 }
 
 Reply Service::Track(const std::string& body) {
@@ -216,7 +233,7 @@ Reply Service::Track(const std::string& body) {
     if (!path.ok()) return ErrorReply(FromStatus(path.status(), "log_path"));
     request.log.path = *path;
   }
-  return RunOn(*run_, [request = std::move(request)]() -> Reply {
+  return RunOn(*run_, [this, request = std::move(request)]() -> Reply {
     std::optional<TempLog> temp;
     std::string path = request.log.path;
     if (request.log.text) {
@@ -233,6 +250,8 @@ Reply Service::Track(const std::string& body) {
     if (!r.ok()) return ErrorReply(FromStatus(r.status(), "log_path"));
     Json j = TrackJson(*r, MsSince(t0));
     j["log"] = request.log.text ? "log_text" : request.log.path;
+    jobs_.RecordProgress({request.job_id, request.log.text ? "" : "log:" + request.log.path}, j,
+                         options_.clock->NowMs());
     return JsonReply(j);
   });
 }
@@ -246,7 +265,7 @@ Reply Service::Diagnose(const std::string& body) {
     if (!path.ok()) return ErrorReply(FromStatus(path.status(), "log_path"));
     request.log.path = *path;
   }
-  return RunOn(*exit_, [request = std::move(request)]() -> Reply {
+  return RunOn(*exit_, [this, request = std::move(request)]() -> Reply {
     std::unique_ptr<ByteSource> source;
     if (request.log.text) {
       source = StringSource(*request.log.text);
@@ -267,6 +286,8 @@ Reply Service::Diagnose(const std::string& body) {
     j["log"] = request.log.text ? "log_text" : request.log.path;
     j["recovery"] = ToJson(PlanRecovery(r->diagnosis, request.job));
     j["recovery"]["executed"] = false;  // advice only: the service never acts on a cluster
+    jobs_.RecordFailure({request.job.job_id, request.log.text ? "" : "log:" + request.log.path}, j, r->located.window,
+                        options_.clock->NowMs());
     return JsonReply(j);
   });
 }
@@ -318,15 +339,9 @@ Result<Json> Service::WriteHistoryWork(const HistoryWriteRequest& request, const
 }
 
 Reply Service::ReadHistory(const std::map<std::string, std::string>& query) {
-  for (const auto& [key, value] : query)
-    if (key != "job_id" && key != "limit") return ErrorReply(InvalidRequest(key, "unknown query parameter '" + key + "'"));
-  int64_t limit = 50;
-  if (auto it = query.find("limit"); it != query.end()) {
-    char* end = nullptr;
-    limit = std::strtoll(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end != '\0' || limit < 1 || limit > 1000)
-      return ErrorReply(InvalidRequest("limit", "limit must be an integer in [1, 1000]"));
-  }
+  std::string bad_field;
+  auto limit = ParseQueryLimit(query, {"job_id", "limit"}, 50, &bad_field);
+  if (!limit.ok()) return ErrorReply(InvalidRequest(bad_field, limit.status().message()));
   Status opened = EnsureStore();
   if (!opened.ok()) {
     metrics_.CountStoreError();
@@ -345,7 +360,7 @@ Reply Service::ReadHistory(const std::map<std::string, std::string>& query) {
   std::deque<Json> newest;
   Status s = store_->ForEach([&](const HistoryRecord& r) -> Status {
     newest.push_back(RecordToJson(r));
-    if (static_cast<int64_t>(newest.size()) > limit) newest.pop_front();
+    if (static_cast<int64_t>(newest.size()) > *limit) newest.pop_front();
     return Status::Ok();
   });
   if (!s.ok()) {

@@ -27,7 +27,9 @@
 #include "service/advise_cache.h"
 #include "service/allowed_roots.h"
 #include "service/api_error.h"
+#include "service/audit_reader.h"
 #include "service/metrics.h"
+#include "service/recent_jobs.h"
 #include "service/requests.h"
 #include "service/work_channel.h"
 
@@ -36,7 +38,11 @@ namespace schedmate {
 struct AdviseJob;  // a checked advise request and its cache key (service.cc)
 
 struct ServiceOptions {
-  std::string history;                   // a SQLite file or redis://…
+  std::string history;  // a SQLite file or redis://…
+  // The guard ledger's SQLite file, whose audit trail GET /v1/audit reads;
+  // "": the history file when that is SQLite, none with Redis.
+  std::string ledger;
+  size_t recent_jobs = 256;              // jobs the dashboard's book keeps (recent_jobs.h)
   std::vector<std::string> allow_roots;  // where repositories and logs may be read
   // The bearer token mutating endpoints need; "": they are refused (401).
   std::string token;
@@ -54,7 +60,8 @@ struct Reply {
   int status = 200;
   std::string body;
   std::string content_type = "application/json";
-  int retry_after_s = 0;  // > 0: a Retry-After header
+  int retry_after_s = 0;                                     // > 0: a Retry-After header
+  std::vector<std::pair<std::string, std::string>> headers;  // more headers (the dashboard's security policy)
 };
 
 Reply ErrorReply(const ApiError& error);
@@ -72,6 +79,11 @@ class Service {
   Reply WriteHistory(const std::string& body);
   // Query: job_id (one record) or limit (the newest records, default 50).
   Reply ReadHistory(const std::map<std::string, std::string>& query);
+  // The dashboard's reads. Jobs: `limit` (1–1000, 100) of the jobs this
+  // process answered, newest first, each match with its history record's
+  // summary. Audit: the newest `limit` (1–1000, 100) audit records, oldest first.
+  Reply Jobs(const std::map<std::string, std::string>& query);
+  Reply Audit(const std::map<std::string, std::string>& query);
   Reply Health() const;
   Reply Ready();
   Reply Metrics() const;
@@ -90,11 +102,16 @@ class Service {
   Result<Json> WriteHistoryWork(const HistoryWriteRequest& request, const std::string& repo_spec);
   // Queues `work` on `channel` and waits for its reply up to the time limit.
   Reply RunOn(WorkChannel& channel, std::function<Reply()> work);
+  // Each match of each job's estimate gains "record": its history record's
+  // summary (null when the store has none or is not open).
+  void AddMatchedRecords(std::vector<Json>* jobs);
 
   const ServiceOptions options_;
   const AllowedRoots roots_;
   ServiceMetrics metrics_;
   AdviseCache cache_;
+  RecentJobs jobs_;
+  AuditReader audit_;
   std::mutex store_mu_;  // the store is one connection: one user at a time
   std::unique_ptr<HistoryStore> store_;
   std::unique_ptr<AdvisorHistory> history_;
