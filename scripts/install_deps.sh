@@ -19,6 +19,7 @@ PACKAGES=(
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
   wrk                        # bench/service_load.sh: HTTP load on `schedmate serve` (127.0.0.1 only)
   slurmctld slurmd slurm-client munge libslurm-dev  # agent/: a real SLURM cluster for its e2e test (scripts/slurm_cluster.sh)
+  chromium curl               # tests/dashboard: the service's dashboard in headless Chromium
 )
 
 missing=()
