@@ -106,7 +106,7 @@ function matchList(estimate) {
     const files = r && r.provenance && r.provenance.files_read ? r.provenance.files_read.join(", ") : "";
     return el("li", {"data-match": m.id},
               el("span", {class: "mono"}, m.id), " ", badge("score " + num(m.score, 3), "info"),
-              r ? [" ", duration(r.duration_s), " ", badge(r.end_reason || "?", r.end_reason === "completed" ? "ok" : "warn"),
+              r ? [" ran ", duration(r.duration_s), " ", badge(r.end_reason || "?", r.end_reason === "completed" ? "ok" : "warn"),
                    el("div", {class: "muted"}, what, what ? " · " : "", "ended " + utc(r.completed_at_s * 1000)),
                    files ? el("div", {class: "muted", title: "snapshot " + (r.snapshot_hash || "?")}, "read: " + files) : null]
                 : el("div", {class: "muted"}, "record not in this history"));
@@ -398,7 +398,7 @@ function renderTiles(jobs, audit, metrics) {
   replace("tiles",
     tile("jobs answered", jobs.length, {"data-tile": "jobs"}),
     tile("estimates from history", fromHistory + " / " + jobs.filter((j) => j.advice).length),
-    tile("running (progress ok)", jobs.filter((j) => j.progress && j.progress.status === "ok" && !j.failure).length),
+    tile("tracked, progress ok", jobs.filter((j) => j.progress && j.progress.status === "ok" && !j.failure).length),
     tile("failures diagnosed", jobs.filter((j) => j.failure).length),
     tile("audit records", audit.length),
     tile("advise · track · diagnose", count("advise") + " · " + count("track") + " · " + count("diagnose")));
