@@ -117,6 +117,27 @@ struct State {
     if (prec >= c.precedence) c = {value, file, key, line, prec, specificity, ++order};
   }
 
+  // `--input_wavs_dir LJSpeech-1.1/wavs`, `root_path: /data/ade20k`: a path
+  // under a key that is no dataset key, one of whose segments begins with
+  // known data, hints at the dataset — used only when nothing names it.
+  void SetDataPathHint(const std::string& key, const std::string& value, const std::string& file, int line,
+                       int prec) {
+    if (value.find('/') == std::string::npos || value.size() > 300) return;
+    std::vector<std::string> w = KeyWords(LastSegment(key));
+    static const std::set<std::string> kPathWords = {"path", "paths", "dir", "dirs", "root", "folder", "file",
+                                                     "files", "filelist", "list", "manifest", "src", "location"};
+    static const std::set<std::string> kNotTrainingData = {
+        "model", "ckpt", "checkpoint", "pretrained", "pretrain", "resume", "output", "out", "save", "log", "logs",
+        "cache", "vocab", "tokenizer", "weights", "weight", "init", "teacher", "eval", "val", "valid", "validation",
+        "test", "dev", "result", "results", "exp", "work", "tensorboard", "wandb", "export", "lm", "dict", "bpe",
+        "spm", "stats", "cmvn", "config", "cfg", "code", "repo", "pretrained", "load", "restore", "sample", "samples"};
+    if (w.empty() || !kPathWords.count(w.back())) return;
+    for (const auto& x : w)
+      for (const auto& no : kNotTrainingData)
+        if (x.rfind(no, 0) == 0) return;  // tokenizer2_path, ckpt_dir
+    if (!LexiconWordExact("data", value).empty()) SetField("data_hint", key, value, file, line, prec, 1);
+  }
+
   void Set(const std::string& raw_key, const std::string& value, const std::string& file, int line, int prec) {
     std::string key = NormalKey(raw_key);
     if (key.empty()) return;
@@ -156,6 +177,7 @@ struct State {
       }
     }
     if (kf.field.empty()) {
+      SetDataPathHint(key, value, file, line, prec);
       // `--coco_path /x`, `imagenet_dir`: a key named after a known dataset;
       // `resnet_depth 18`: a model family and its size.
       std::vector<std::string> w = KeyWords(LastSegment(key));
@@ -1388,6 +1410,63 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   return "";
 }
 
+std::vector<std::string> PathSegments(const std::string& path) {
+  std::vector<std::string> segs;
+  size_t s = 0;
+  while (s <= path.size()) {
+    size_t slash = path.find('/', s);
+    std::string seg = path.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
+    if (!seg.empty() && seg != "." && seg != "..") segs.push_back(seg);
+    if (slash == std::string::npos) break;
+    s = slash + 1;
+  }
+  return segs;
+}
+
+// The segment of a path that names known data, as a name: `/local/LJSpeech-1.1/wavs`
+// → LJSpeech-1.1. Not under output or checkpoint directories, and not a
+// model's name (`laion/CLIP-ViT-bigG-14-laion2B`).
+std::optional<std::string> KnownDataInPath(const std::string& path) {
+  static const std::set<std::string> kOutputDirs = {"ckpt", "ckpts", "checkpoint", "checkpoints", "output",
+                                                    "outputs", "logs", "log", "runs", "exp", "exps", "pretrained",
+                                                    "weights", "models", "results", "save", "saved"};
+  std::vector<std::string> segs = PathSegments(path);
+  for (const auto& seg : segs)
+    if (kOutputDirs.count(Lower(seg)) || !LexiconWordIn("name", seg).empty()) return std::nullopt;
+  for (const auto& seg : segs) {
+    if (LexiconWordExact("data", seg).empty()) continue;
+    std::string why;
+    auto n = NameOf(seg, true, &why);
+    if (n && !LexiconWordExact("data", *n).empty()) return n;
+  }
+  return std::nullopt;
+}
+
+// When nothing names the dataset: known data in a path the run reads
+// (`--input_wavs_dir LJSpeech-1.1/wavs`), else the stem of a config file the
+// run reads (`ade20k-resnet50-upernet.yaml`), else the directory the command
+// runs in (`examples/aishell/asr1`). Only words that are known data exactly.
+std::optional<std::pair<std::string, Candidate>> DataHint(State& st) {
+  if (const Candidate* c = Best(st, "data_hint", false))
+    if (auto n = KnownDataInPath(c->value)) return std::make_pair(*n, *c);
+  for (const auto& path : st.config_paths) {
+    std::string stem = path.substr(path.rfind('/') + 1);
+    stem = stem.substr(0, stem.find('.'));
+    std::string w = LexiconWordExact("data", stem);
+    if (!w.empty() && Lower(stem).rfind(w, 0) == 0)
+      return std::make_pair(w, Candidate{stem, path, "<config file name>", 0, kConfig, 0, 0});
+  }
+  // Recipe trees name the data after the recipe root: egs/librispeech/asr1, examples/aishell/s0.
+  std::vector<std::string> segs = PathSegments(st.cwd);
+  for (size_t i = 0; i + 1 < segs.size(); ++i) {
+    std::string parent = Lower(segs[i]);
+    if (parent != "egs" && parent != "examples" && parent != "recipes" && parent != "example") continue;
+    if (std::string w = LexiconWordExact("data", segs[i + 1]); !w.empty())
+      return std::make_pair(w, Candidate{st.cwd, "<working directory>", "<working directory>", 0, kCommand, 0, 0});
+  }
+  return std::nullopt;
+}
+
 WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) {
   const LaunchSpec& spec = l.spec;
   WorkloadMetadata md;
@@ -1419,6 +1498,14 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   } else {
     md.dataset = name("dataset", "no dataset in the command, configs or code read");
   }
+  if (!md.dataset)
+    if (auto hint = DataHint(st)) {
+      md.dataset = hint->first;
+      note("dataset", hint->second);
+      md.unresolved.erase(std::remove_if(md.unresolved.begin(), md.unresolved.end(),
+                                         [](const auto& u) { return u.first == "dataset"; }),
+                          md.unresolved.end());
+    }
   const Candidate* steps = Best(st, "steps", true);
   const Candidate* epochs = Best(st, "epochs", true);
   auto positive = [](const Candidate* c) { return c && ToNumber(c->value).value_or(0) > 0; };

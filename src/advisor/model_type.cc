@@ -80,6 +80,18 @@ std::string LexiconWordIn(std::string_view kind, std::string_view text) {
   return word;
 }
 
+std::string LexiconWordExact(std::string_view kind, std::string_view text) {
+  for (const auto& w : Words(text))
+    for (const auto& x : Lexicon()) {
+      if (x.kind != kind || w.rfind(x.word, 0) != 0) continue;
+      size_t n = x.word.size();
+      while (n < w.size() && std::isdigit(static_cast<unsigned char>(w[n]))) ++n;
+      if (n > x.word.size() && n + 1 == w.size() && (w[n] == 'k' || w[n] == 'm')) ++n;
+      if (n == w.size()) return w;
+    }
+  return "";
+}
+
 std::string LexiconPrefix(std::string_view kind, std::string_view text) {
   std::string lower;
   for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -38,6 +38,12 @@ std::string_view DefaultModelTypeLexicon();
 // "ImageNet22k:root=<PATH>" → "imagenet22k"; "" when none does.
 std::string LexiconWordIn(std::string_view kind, std::string_view text);
 
+// The first word of `text` that is a lexicon word of `kind` exactly, or one
+// followed by digits and an optional k/m ("voc2012", "ade20k", "cifar10"),
+// so "vocab" or "adequate" never count: "/local/LJSpeech-1.1/wavs" →
+// "ljspeech"; "" when none.
+std::string LexiconWordExact(std::string_view kind, std::string_view text);
+
 // The longest lexicon word of `kind` that `text` (folded to lower case)
 // begins with: "LibriSpeechAsr" → "librispeech"; "" when none.
 std::string LexiconPrefix(std::string_view kind, std::string_view text);  // data/model_type_lexicon.tsv

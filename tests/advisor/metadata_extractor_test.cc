@@ -399,5 +399,49 @@ images = trainer.sample(texts=['a'], batch_size=1)
   EXPECT_EQ(md.batch_size, 32);
 }
 
+// When no dataset key names the data, known data in a path the run reads
+// does (a wav directory, a config file's name, a recipe directory) — but not
+// a checkpoint directory, a model hub id, or a word that only begins like
+// known data ("vocab" is not VOC).
+TEST(MetadataExtractor, KnownDataInPathsNamesTheDatasetWhenNothingElseDoes) {
+  Repo r("datahint");
+  r.File("train.py", R"(import argparse
+p = argparse.ArgumentParser()
+p.add_argument('--input_wavs_dir', default='LJSpeech-1.1/wavs')
+p.add_argument('--checkpoint_path', default='cp_hifigan')
+p.add_argument('--batch_size', type=int, default=16)
+args = p.parse_args()
+)");
+  r.File("seg.py", R"(import argparse
+p = argparse.ArgumentParser()
+p.add_argument('--cfg', default='config/ade20k-resnet50-upernet.yaml')
+p.add_argument('--vocab_file', default='data/voc/vocab.txt')
+args = p.parse_args()
+)");
+  r.File("config/ade20k-resnet50-upernet.yaml", "DIR: ckpt/ade20k-resnet50-upernet\nTRAIN:\n  batch_size_per_gpu: 2\n");
+  r.File("plain.py", R"(import argparse
+p = argparse.ArgumentParser()
+p.add_argument('--tokenizer2_path', default='laion/CLIP-ViT-bigG-14-laion2B-39B-b160k')
+p.add_argument('--lists_dir', default='lists/vocabulary')
+args = p.parse_args()
+)");
+  r.File("egs/aishell/s0/run.sh", "python ../../../plain.py\n");
+
+  WorkloadMetadata wav = r.Extract("python train.py");
+  ASSERT_TRUE(wav.dataset.has_value());
+  EXPECT_EQ(*wav.dataset, "ljspeech");
+  WorkloadMetadata seg = r.Extract("python seg.py --cfg config/ade20k-resnet50-upernet.yaml");
+  EXPECT_EQ(seg.dataset, "ade20k");
+  WorkloadMetadata plain = r.Extract("python plain.py");
+  EXPECT_FALSE(plain.dataset.has_value()) << *plain.dataset;
+  ExtractOptions in_recipe;
+  in_recipe.workdir = "egs/aishell/s0";
+  auto snap = OpenDirectorySnapshot(testing::TempDir() + "datahint" + std::to_string(getpid()));
+  ASSERT_TRUE(snap.ok());
+  auto recipe = ExtractMetadata(**snap, "bash run.sh", in_recipe);
+  ASSERT_TRUE(recipe.ok()) << recipe.status().message();
+  EXPECT_EQ(recipe->dataset, "aishell");
+}
+
 }  // namespace
 }  // namespace schedmate
