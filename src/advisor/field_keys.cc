@@ -173,10 +173,30 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
                       HasAny(parent_last, {"data", "dataset", "datasets"})) ||
                      (AllIn(parent_last, {"train", "training", "params"}) && data_root);
   if (data_parent && Is(w, {"name"})) return {"dataset", 3};  // a data section's name over its loader type
-  if (data_parent && (Is(w, {"type"}) || Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"target"}) || Is(w, {"class", "path"}) ||
-                      Is(w, {"local"}) || Is(w, {"hf", "name"})))
+  // A data section's path or hub id names the data over its type (a loader
+  // class or a prompt format: `datasets: [{path: org/data, type: alpaca}]`).
+  if (data_parent && (Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"local"}) || Is(w, {"hf", "name"})))
+    return {"dataset", 3};
+  if (data_parent && (Is(w, {"type"}) || Is(w, {"target"}) || Is(w, {"class", "path"})))
     return {"dataset", 2};
   return {};
+}
+
+// A precision switch spelled with a verb: fp16_run, use_fp16, enable_bf16,
+// amp_training, train_with_amp — one precision word, the rest switch words.
+bool PrecisionSwitch(const Words& w, std::initializer_list<std::string_view> precision_words) {
+  if (w.size() < 2 || w.size() > 3) return false;
+  int named = 0;
+  for (const auto& x : w) {
+    if (std::find(precision_words.begin(), precision_words.end(), x) != precision_words.end()) {
+      ++named;
+      continue;
+    }
+    if (x != "use" && x != "enable" && x != "enabled" && x != "run" && x != "train" && x != "training" &&
+        x != "with" && x != "do")
+      return false;
+  }
+  return named == 1;
 }
 
 KeyField Precision(const Words& w, const Words& parent_last) {
@@ -190,13 +210,14 @@ KeyField Precision(const Words& w, const Words& parent_last) {
   if (Is(w, {"fp32"}) || Is(w, {"full", "precision"}) || Is(w, {"no", "amp"}) || Is(w, {"disable", "amp"}))
     return {"fp32", 2};
   if (Is(w, {"fp16"}) || Is(w, {"use", "fp16"}) || Is(w, {"half"}) || Is(w, {"fp16", "enabled"}) ||
-      (Is(w, {"enabled"}) && Has(parent_last, "fp16")) || Is(w, {"float16"}))
+      (Is(w, {"enabled"}) && Has(parent_last, "fp16")) || Is(w, {"float16"}) || PrecisionSwitch(w, {"fp16", "half", "float16"}))
     return {"fp16", 2};
   if (Is(w, {"bf16"}) || Is(w, {"use", "bf16"}) || Is(w, {"use", "bfloat16"}) || Is(w, {"bf16", "enabled"}) || Is(w, {"bfloat16"}) ||
-      (Is(w, {"enabled"}) && HasAny(parent_last, {"bf16", "bfloat16"})))
+      (Is(w, {"enabled"}) && HasAny(parent_last, {"bf16", "bfloat16"})) || PrecisionSwitch(w, {"bf16", "bfloat16"}))
     return {"bf16", 2};
   if (Is(w, {"amp"}) || Is(w, {"use", "amp"}) || Is(w, {"enable", "amp"}) || Is(w, {"mixed"}) ||
-      Is(w, {"autocast"}) || Is(w, {"use", "mixed", "precision"}) || (Is(w, {"enabled"}) && Has(parent_last, "amp")))
+      Is(w, {"autocast"}) || Is(w, {"use", "mixed", "precision"}) || (Is(w, {"enabled"}) && Has(parent_last, "amp")) ||
+      PrecisionSwitch(w, {"amp", "autocast"}))
     return {"amp", 2};
   return {};
 }

@@ -145,6 +145,25 @@ struct State {
     if ((last_seg == "target" || last_seg == "_target_" || last_seg == "class_path" || last_seg == "type") &&
         prec >= kConfig && !value.empty() && value.size() < 200 && config_classes.size() < 512)
       config_classes.push_back(value);  // classes a config builds: model-type evidence
+    // OpenMMLab's AmpOptimWrapper trains under autocast (float16 unless its dtype says otherwise).
+    if (last_seg == "type" && value == "AmpOptimWrapper" && prec >= kConfig) {
+      SetField("amp", key, "true", file, line, prec, 2);
+      return;
+    }
+    // `--hparams fp16_run=True,batch_size=32`: an HParams string is settings.
+    if ((last_seg == "hparams" || last_seg == "hparams_overrides") && value.find('=') != std::string::npos &&
+        value.size() < 4096) {
+      size_t start = 0;
+      while (start < value.size()) {
+        size_t comma = value.find(',', start);
+        std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (size_t eq = item.find('='); eq != std::string::npos && eq > 0)
+          Set(item.substr(0, eq), item.substr(eq + 1), file, line, prec);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      return;
+    }
     // Durations with units (max_duration: 4800ba / 1ep / 100000sp).
     if (LastSegment(key) == "max_duration" || LastSegment(key) == "duration") {
       std::string v = Lower(value);
@@ -1249,7 +1268,9 @@ const Candidate* Best(State& st, const std::string& field, bool numeric, std::st
     }
   }
   for (auto& [k, c] : it->second) {
-    if (IsUnset(c.value) || c.precedence < blocked_below) continue;
+    // `bf16: auto` is a setting (on where the GPU supports it), not an unset value.
+    bool auto_precision = (field == "bf16" || field == "fp16") && Lower(c.value) == "auto";
+    if ((IsUnset(c.value) && !auto_precision) || c.precedence < blocked_below) continue;
     if (numeric && !ToNumber(c.value)) continue;
     if ((field == "steps" || field == "epochs" || field == "learning_rate" || field == "batch_size") &&
         ToNumber(c.value).value_or(0) <= 0)
@@ -1589,9 +1610,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     const Candidate* fp = Best(st, "fp16", false);
     const Candidate* amp = Best(st, "amp", false);
     const Candidate* full = Best(st, "fp32", false);
-    if (bf && (IsTrue(bf->value) || Lower(bf->value) == "auto")) precision = "bf16";
-    else if (full && !IsTrue(full->value) && !fp && !amp) precision = "fp16";  // --fp32 False: mixed precision on
+    if (bf && IsTrue(bf->value)) precision = "bf16";
     else if (fp && IsTrue(fp->value)) precision = "fp16";
+    else if (bf && Lower(bf->value) == "auto") precision = "bf16";
+    else if (full && !IsTrue(full->value) && !fp && !amp) precision = "fp16";  // --fp32 False: mixed precision on
     else if (amp && IsTrue(amp->value)) precision = "fp16";
     else if (amp && PrecisionOf(amp->value)) precision = PrecisionOf(amp->value);
     else if (bf || fp || amp || full) precision = "fp32";

@@ -443,5 +443,33 @@ args = p.parse_args()
   EXPECT_EQ(recipe->dataset, "aishell");
 }
 
+// Precision settings spelled the ways real configs spell them: `bf16: auto`
+// (on where the GPU has it), an HParams string on the command line
+// (`--hparams fp16_run=True`), a switch with a verb (`amp_training`),
+// OpenMMLab's AmpOptimWrapper; and a data section's path names the data
+// over its type (a prompt format).
+TEST(MetadataExtractor, PrecisionSwitchesAndDataSectionsAsRealConfigsWriteThem) {
+  Repo r("precisionstyles");
+  r.File("train.py", R"(import argparse
+p = argparse.ArgumentParser()
+p.add_argument('config')
+p.add_argument('--hparams', default='')
+args = p.parse_args()
+)");
+  r.File("sft.yml", "base_model: org/base-7b\ndatasets:\n  - path: org/chat-data\n    type: alpaca\nbf16: auto\nfp16: false\n");
+  r.File("tts.yml", "fp16_run: false\nbatch_size: 32\n");
+  r.File("amp_cfg.yml", "amp_training: true\n");
+  r.File("mm.py", "optim_wrapper = dict(type='AmpOptimWrapper', optimizer=dict(type='AdamW', lr=1e-4))\n");
+
+  WorkloadMetadata sft = r.Extract("python train.py sft.yml");
+  EXPECT_EQ(sft.precision, "bf16");
+  EXPECT_EQ(sft.dataset, "org/chat-data");
+  EXPECT_EQ(r.Extract("python train.py tts.yml").precision, "fp32");
+  EXPECT_EQ(r.Extract("python train.py tts.yml --hparams fp16_run=True,batch_size=64").precision, "fp16");
+  EXPECT_EQ(r.Extract("python train.py tts.yml --hparams fp16_run=True,batch_size=64").batch_size, 64);
+  EXPECT_EQ(r.Extract("python train.py amp_cfg.yml").precision, "fp16");
+  EXPECT_EQ(r.Extract("python train.py mm.py").precision, "fp16");
+}
+
 }  // namespace
 }  // namespace schedmate
