@@ -28,6 +28,7 @@ void AddBackfillCommand(CLI::App& app);
 void AddTrainCommand(CLI::App& app);
 void AddAgentCommand(CLI::App& app);
 void AddServeCommand(CLI::App& app);
+void AddExperimentsCommand(CLI::App& app);
 // Registers `eval failures` under the eval command.
 void AddEvalFailuresCommand(CLI::App* eval);
 void AddEvalAdvisorCommand(CLI::App* eval);

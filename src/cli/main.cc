@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   schedmate::AddTrainCommand(app);
   schedmate::AddAgentCommand(app);
   schedmate::AddServeCommand(app);
+  schedmate::AddExperimentsCommand(app);
   // "schedmate no-such-command --help" is a typo, not a request for help.
   if (argc > 1 && argv[1][0] != '-') {
     std::string name = argv[1];
