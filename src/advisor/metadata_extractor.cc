@@ -1493,7 +1493,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   WorkloadMetadata md;
   md.extractor = "embedded";
   md.files_read = st.read;
-  auto note = [&](const char* field, const Candidate& c) { md.sources.push_back({field, c.file, c.line}); };
+  auto note = [&](const char* field, const Candidate& c) { md.sources.push_back({field, c.file, c.line, c.key}); };
   auto unresolved = [&](const char* field, std::string why) { md.unresolved.emplace_back(field, std::move(why)); };
 
   // A model or dataset name, or why there is none (a placeholder, or nothing read).

@@ -18,6 +18,7 @@ struct FieldSource {
   std::string field;  // e.g. "batch_size"
   std::string file;   // path inside the snapshot, or "<command>"
   int32_t line = 0;   // 1-based; 0 = whole file / not line-addressable
+  std::string key;    // the setting that gave it ("model.name", "--arch", "<config file>"); may be empty
 };
 
 // §1.1 step 2: what workload a job is.

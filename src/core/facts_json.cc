@@ -67,7 +67,8 @@ Json ToJson(const WorkloadMetadata& m) {
   j["launcher"] = Opt(m.launcher);
   Json fields = Json::object();
   for (const auto& s : m.sources)
-    fields[s.field] = {{"file", s.file}, {"line", s.line}};
+    fields[s.field] = s.key.empty() ? Json{{"file", s.file}, {"line", s.line}}
+                                    : Json{{"file", s.file}, {"line", s.line}, {"key", s.key}};
   Json unresolved = Json::object();
   for (const auto& [field, why] : m.unresolved) unresolved[field] = why;
   j["provenance"] = {{"unresolved", unresolved},
