@@ -3,7 +3,7 @@
 # (one per fake node, `slurmd -N nodeK`) with G fake GPUs each, for the SLURM
 # agent's end-to-end test and for trying `schedmate agent slurm` by hand.
 #
-#   scripts/slurm_cluster.sh start  [--nodes N] [--gpus G] [--dir DIR] [--port P]
+#   scripts/slurm_cluster.sh start  [--nodes N] [--gpus G] [--dir DIR] [--port P] [--partitions A,B]
 #   scripts/slurm_cluster.sh status [--dir DIR]
 #   scripts/slurm_cluster.sh stop   [--dir DIR]
 #
@@ -14,7 +14,9 @@
 # (default 17000) and nodeK's slurmd on P+K, so two clusters need two --port
 # values. Client commands find the cluster through SLURM_CONF, which `start`
 # prints (`eval "$(… start)"` sets it). `stop` kills only the PIDs `start`
-# recorded. Both are idempotent.
+# recorded. Both are idempotent. --partitions splits the nodes evenly, in
+# order, into these partitions (the first is the default; the rest of an
+# uneven split goes to the last); without it there is one, "debug".
 # Verified facts this follows: ../shared/notes/slurm-on-one-machine.md.
 set -euo pipefail
 
@@ -24,12 +26,14 @@ nodes=4
 gpus=2
 dir=/tmp/schedmate-slurm
 port=17000
+partitions=debug
 while [[ $# -gt 0 ]]; do
   case $1 in
     --nodes) nodes=${2:?--nodes needs a number}; shift 2 ;;
     --gpus) gpus=${2:?--gpus needs a number}; shift 2 ;;
     --dir) dir=${2:?--dir needs a directory}; shift 2 ;;
     --port) port=${2:?--port needs a number}; shift 2 ;;
+    --partitions) partitions=${2:?--partitions needs names}; shift 2 ;;
     *) echo "slurm_cluster: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -38,6 +42,10 @@ die() { echo "slurm_cluster: $*" >&2; exit 1; }
 log() { echo "slurm_cluster: $*" >&2; }
 
 [[ $nodes =~ ^[1-9][0-9]*$ && $nodes -le 64 ]] || die "--nodes must be 1..64, got '$nodes'"
+[[ $partitions =~ ^[A-Za-z][A-Za-z0-9_]*(,[A-Za-z][A-Za-z0-9_]*)*$ ]] ||
+  die "--partitions must be comma-separated names, got '$partitions'"
+n_partitions=$(tr ',' '\n' <<<"$partitions" | wc -l)
+((n_partitions <= nodes)) || die "--partitions: $n_partitions partitions for $nodes nodes"
 [[ $gpus =~ ^[0-9]+$ && $gpus -le 16 ]] || die "--gpus must be 0..16, got '$gpus'"
 [[ $port =~ ^[0-9]+$ && $port -ge 1024 && $port -le 65000 ]] || die "--port must be 1024..65000, got '$port'"
 dir=$(realpath -m "$dir")
@@ -134,9 +142,22 @@ SlurmdTimeout=30
 MinJobAge=600
 $gres_line
 NodeName=node[1-$nodes] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$((port + 1))-$last_port] CPUs=1$node_gres State=UNKNOWN
-PartitionName=debug Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP
+$(partition_lines)
 EOF
   mkdir -p "$dir/spool/ctld"
+}
+
+# One PartitionName line per --partitions name, the nodes split evenly in order.
+partition_lines() {
+  local names count each first=1 k
+  IFS=, read -ra names <<<"$partitions"
+  count=${#names[@]}
+  each=$((nodes / count))
+  for ((k = 0; k < count; k++)); do
+    local last=$(((k + 1) * each))
+    ((k == count - 1)) && last=$nodes
+    echo "PartitionName=${names[k]} Nodes=node[$((k * each + 1))-$last] Default=$([[ $k -eq 0 ]] && echo YES || echo NO) MaxTime=INFINITE State=UP"
+  done
 }
 
 wait_idle() {
@@ -212,5 +233,5 @@ case $action in
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 start|stop|status [--nodes N] [--gpus G] [--dir DIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status [--nodes N] [--gpus G] [--dir DIR] [--port P] [--partitions A,B]" >&2; exit 2 ;;
 esac

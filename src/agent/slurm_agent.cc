@@ -18,7 +18,9 @@ Result<std::vector<Json>> SlurmAgent::Step() {
   ASSIGN_OR_RETURN(std::vector<SlurmJob> jobs, deps_.slurm->Jobs());
   std::vector<Json> events;
   std::set<std::string> listed;
+  refreshed_this_poll_ = false;
   for (const SlurmJob& job : jobs) {
+    if (!options_.partitions.empty() && !options_.partitions.count(job.partition)) continue;
     listed.insert(job.job_id);
     Observe(job, &events);
   }
@@ -45,9 +47,23 @@ void SlurmAgent::Observe(const SlurmJob& job, std::vector<Json>* events) {
   }
 }
 
+std::string SlurmAgent::RefreshSharedHistory() {
+  refreshed_this_poll_ = true;
+  auto count = deps_.history->store().Count();
+  if (!count.ok()) return "cannot count the history's records: " + count.status().message();
+  if (*count == store_count_) return "";
+  auto rebuilt = AdvisorHistory::Open(deps_.history->store());
+  if (!rebuilt.ok()) return "cannot re-read the history: " + rebuilt.status().message();
+  *deps_.history = std::move(*rebuilt);
+  store_count_ = *count;
+  return "";
+}
+
 void SlurmAgent::Advise(const SlurmJob& job, std::vector<Json>* events) {
+  const std::string refresh_error = refreshed_this_poll_ ? "" : RefreshSharedHistory();
   JobAdvice advice = AdviseJob(job, *deps_.history, options_.estimate);
   Json e = ToJson(advice);
+  if (!refresh_error.empty()) e["history_refresh_error"] = refresh_error;
   e["event"] = "advise";
   e["job"] = job.job_id;
   e["name"] = job.name;

@@ -46,6 +46,9 @@ struct AgentOptions {
   size_t tail_lines = 64;         // newest log lines kept per job for the Tracker
   int64_t max_log_bytes_per_poll = 8 << 20;
   int64_t max_nice = 10000;       // nice = estimated minutes, capped here
+  // Watch only jobs in these partitions (several agents can split one
+  // cluster); empty: every job.
+  std::set<std::string> partitions;
 };
 
 // Not owned; each must outlive the agent. `health` may be null (infrastructure
@@ -72,6 +75,11 @@ class SlurmAgent {
   bool shadow() const { return options_.enforce.empty(); }
 
  private:
+  // Before the first advice of a poll: when the store holds a different
+  // number of records than at the last look, another agent (or process)
+  // wrote to a shared history, and the fingerprint index is rebuilt from the
+  // store so the advice sees those records too. Returns an error message, or "".
+  std::string RefreshSharedHistory();
   void Observe(const SlurmJob& job, std::vector<Json>* events);
   void Advise(const SlurmJob& job, std::vector<Json>* events);
   void SetComment(const SlurmJob& job, const DurationEstimate& est, std::vector<Json>* events);
@@ -91,6 +99,8 @@ class SlurmAgent {
 
   AgentOptions options_;
   AgentDeps deps_;
+  int64_t store_count_ = -1;      // the store's size when the index was last rebuilt
+  bool refreshed_this_poll_ = false;
 };
 
 }  // namespace schedmate

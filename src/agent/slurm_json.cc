@@ -110,6 +110,7 @@ Result<SlurmJob> ParseJob(const Json& j, const std::string& where_index) {
   const std::string where = where_index + " (job " + job.job_id + ")";
   ASSIGN_OR_RETURN(job.state, GetString(j, "job_state", where));
   ASSIGN_OR_RETURN(job.name, Str(j, "name", where));
+  ASSIGN_OR_RETURN(job.partition, Str(j, "partition", where));
   ASSIGN_OR_RETURN(job.user, Str(j, "user_name", where));
   ASSIGN_OR_RETURN(job.reason, Str(j, "state_reason", where));
   ASSIGN_OR_RETURN(job.nodes, Str(j, "nodes", where));

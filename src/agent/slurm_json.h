@@ -19,6 +19,7 @@ namespace schedmate {
 
 struct SlurmJob {
   std::string job_id;  // decimal, as scontrol takes it
+  std::string partition;
   std::string name, user, state;  // state: "PENDING", "RUNNING", "COMPLETED", "FAILED", …
   std::string reason;             // state_reason ("None", "Resources", "NonZeroExitCode", …)
   std::string nodes;              // allocated nodes as SLURM lists them ("node[1-2]"; "" while pending)

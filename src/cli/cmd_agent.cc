@@ -28,6 +28,7 @@ struct AgentArgs {
   std::string state = "schedmate-agent-state.json";
   std::string enforce;
   std::string audit;
+  std::vector<std::string> partitions;
   std::vector<std::string> health_commands, node_logs;
   double health_timeout_s = 120;
   double slurm_timeout_s = 30;
@@ -147,6 +148,7 @@ void RunSlurmAgent(const AgentArgs& a) {
   AgentOptions options;
   options.enforce = *enforce;
   options.guards = a.guards;
+  options.partitions = {a.partitions.begin(), a.partitions.end()};
   SlurmAgent agent(options, {&slurm, &*history, ledger->get(), checks.empty() ? nullptr : &checks,
                              &SystemClock::Default(), &*state, file ? &*file : nullptr});
   std::signal(SIGINT, RequestStop);
@@ -183,6 +185,10 @@ void AddAgentCommand(CLI::App& app) {
                                          "history file; required with a Redis history)");
   cmd->add_option("--state", a->state, "Where the agent remembers jobs between polls and runs")
       ->capture_default_str();
+  cmd->add_option("--partition", a->partitions,
+                  "Watch only jobs in these partitions (comma-separated; several agents can split one cluster "
+                  "and share a redis:// history). Default: every job")
+      ->delimiter(',');
   cmd->add_option("--enforce", a->enforce,
                   "Comma-separated changes to make: comment (the estimate), priority (nice by estimate), "
                   "drain (a node with a confirmed fault), requeue (the job it failed; needs drain). "

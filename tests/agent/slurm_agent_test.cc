@@ -232,6 +232,53 @@ TEST_F(SlurmAgentTest, ARenamedCopyOfAFinishedJobGetsAnEstimateFromItsHistory) {
   EXPECT_EQ(slurm_.changes[1], "update 9 nice=2");  // 100 s ~ 2 minutes
 }
 
+// Two agents, one per partition, over one history file (as over one redis://
+// history): the second agent's index was built before the first recorded
+// its job, and still it sees that record at its next advice.
+TEST_F(SlurmAgentTest, AnotherAgentsRecordInASharedHistoryEstimatesThisAgentsJob) {
+  auto other_store = OpenSqliteHistory((dir_ / "history.db").string());
+  ASSERT_TRUE(other_store.ok());
+  auto other_history = AdvisorHistory::Open(**other_store);  // built now: the history is empty
+  ASSERT_TRUE(other_history.ok());
+  auto other_state = AgentState::Load((dir_ / "state-b.json").string());
+  ASSERT_TRUE(other_state.ok());
+  AgentOptions b_options;
+  b_options.partitions = {"b"};
+  MemoryGuardLedger b_ledger;
+  SlurmAgent b(b_options, {&slurm_, &*other_history, &b_ledger, nullptr, &clock_, &*other_state, nullptr});
+
+  SlurmJob done = Job("8", "COMPLETED");
+  done.partition = "a";
+  WriteLog(done, TrainingLines(1, 40));
+  SlurmJob copy = Job("9", "PENDING");
+  copy.partition = "b";
+  copy.name = "a-new-name";
+  copy.submit_time_s = 2000;
+  slurm_.jobs = {done};
+  auto b_first = b.Step();  // agent b: job 8 is not in its partition
+  ASSERT_TRUE(b_first.ok());
+  EXPECT_TRUE(b_first->empty());
+
+  AgentOptions a_options;
+  a_options.partitions = {"a"};
+  FixedHealth check(NodeHealth::kHealthy);
+  SlurmAgent a(a_options, {&slurm_, history_.get(), &ledger_, &check, &clock_, state_.get(), nullptr});
+  slurm_.jobs = {done, copy};
+  auto a_events = a.Step();
+  ASSERT_TRUE(a_events.ok());
+  ASSERT_EQ(Of(*a_events, "ended").size(), 1u);  // agent a records job 8 and never sees job 9
+  EXPECT_TRUE(Of(*a_events, "advise").size() == 1u && Of(*a_events, "advise")[0]["job"] == "8");
+
+  auto b_events = b.Step();
+  ASSERT_TRUE(b_events.ok());
+  auto advice = Of(*b_events, "advise");
+  ASSERT_EQ(advice.size(), 1u);
+  EXPECT_EQ(advice[0]["job"], "9");
+  EXPECT_EQ(advice[0]["estimate"]["method"], "history") << advice[0].dump();
+  EXPECT_EQ(advice[0]["estimate"]["matches"].at(0)["id"], "slurm-8");
+  EXPECT_TRUE(Of(*b_events, "ended").empty());  // b never handled job 8 itself
+}
+
 TEST_F(SlurmAgentTest, AnActionNotEnabledIsSkippedAndAudited) {
   SlurmJob done = Job("8", "COMPLETED");
   slurm_.jobs = {done};
