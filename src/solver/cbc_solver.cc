@@ -63,6 +63,16 @@ CbcModelPtr LoadModel(const MilpProblem& p, const MilpOptions& o) {
   Cbc_setMaximumSeconds(model.get(), o.time_limit_s);
   Cbc_setAllowablePercentageGap(model.get(), o.relative_gap * 100);
   Cbc_setParameter(model.get(), "threads", std::to_string(std::max(1, o.threads)).c_str());
+  if (!o.preprocess) Cbc_setParameter(model.get(), "preprocess", "off");
+  if (!p.start.empty()) {
+    // Only the nonzero entries: CBC completes the rest with zeros (and drops
+    // a start that is infeasible).
+    std::vector<int> cols;
+    std::vector<double> values;
+    for (size_t j = 0; j < p.start.size(); ++j)
+      if (p.start[j] != 0) cols.push_back(static_cast<int>(j)), values.push_back(p.start[j]);
+    Cbc_setMIPStartI(model.get(), static_cast<int>(cols.size()), cols.data(), values.data());
+  }
   return model;
 }
 

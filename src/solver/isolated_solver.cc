@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -109,6 +110,9 @@ Result<MilpSolution> IsolatedSolver::Solve(const MilpProblem& p, const MilpOptio
   RETURN_IF_ERROR(ValidateMilp(p));
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return Unavailable(std::string("solver pipe: ") + std::strerror(errno));
+  // The child inherits stdio buffers; a library that flushes stdout in it
+  // (CBC does) would print the parent's pending output a second time.
+  std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);

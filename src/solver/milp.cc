@@ -38,6 +38,9 @@ Status ValidateMilp(const MilpProblem& p) {
     if (p.col_lower[j] > p.col_upper[j])
       return InvalidArgument("milp column " + std::to_string(j) + ": lower bound above upper bound");
   }
+  if (!p.start.empty() && p.start.size() != n)
+    return InvalidArgument("milp: start has " + std::to_string(p.start.size()) + " values for " + std::to_string(n) +
+                           " columns");
   for (size_t i = 0; i < p.rows.size(); ++i) RETURN_IF_ERROR(ValidateRow(p.rows[i], i, static_cast<int>(n)));
   return Status::Ok();
 }

@@ -28,6 +28,10 @@ struct MilpProblem {
   std::vector<double> objective, col_lower, col_upper;
   std::vector<bool> integer;
   std::vector<MilpRow> rows;
+  // Optional: a point to start the search from (one value per column; empty
+  // = none), e.g. the previous round's allocation. A solver may ignore it,
+  // and ignores it when it is infeasible; it never changes what is optimal.
+  std::vector<double> start;
 
   // Appends a column and returns its index.
   int AddColumn(double cost, double lower, double upper, bool is_integer);
@@ -37,6 +41,12 @@ struct MilpOptions {
   double time_limit_s = 10;      // Wall-clock cap of one solve.
   double relative_gap = 1e-4;    // Stop once the incumbent is this close to the bound.
   int threads = 1;
+  // CBC's integer preprocessing (CglPreProcess: probing, implied-free
+  // columns, clique merging) before branch and bound. CBC's driver runs it by
+  // default (so does the artifact's cvxpy call); on Sia's assignment
+  // problems it is most of the solve and finds nothing to tighten, so Sia
+  // turns it off (src/policies/sia/README.md).
+  bool preprocess = true;
 };
 
 struct MilpSolution {

@@ -3,6 +3,8 @@
 // a failed solve, and the bootstrap profile vs an injected model.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "policies/sia/sia_policy.h"
 #include "policies/sia/sia_simulator.h"
 #include "sia_test_profile.h"
@@ -153,6 +155,58 @@ TEST(SiaScenarioTest, NewJobsProfileEveryTypeUnlessAModelIsKnown) {
     EXPECT_TRUE(s->jobs[i].seeded);
     // Skipping the profile round starts training a round earlier.
     EXPECT_LT(s->jobs[i].completion_s, r->jobs[i].completion_s);
+  }
+}
+
+TEST(SiaScenarioTest, DecisionAtMostDoublesTheObservedReplicas) {
+  CbcSolver cbc;
+  SiaPolicy policy(TwoTypes(), {}, &cbc);
+  SiaJob job = MakeJob("cifar10-0");
+  // Seen on 1 and 2 GPUs of "fast"; the whole cluster (24 GPUs) is free and
+  // more GPUs would help, yet this round offers at most 4.
+  job.Seed({{{{1, 1, 64, 0.074, 0}, {1, 2, 64, 0.075, 0.001}}, {}}, {1, 4}});
+  RoundDecision d = policy.Decide({&job}, {16, 8}, 0);
+  ASSERT_TRUE(d.solved) << d.note;
+  ASSERT_GE(d.choice["cifar10-0"], 0);
+  EXPECT_EQ(policy.options()[d.choice["cifar10-0"]].gpus, 4);
+}
+
+// Jobs with different observed models, so rows differ and options tie and dominate.
+std::vector<SiaJob> MixedJobs(int n) {
+  std::vector<SiaJob> jobs;
+  for (int i = 0; i < n; ++i) {
+    SiaJob j = MakeJob("cifar10-" + std::to_string(i), 30 * i);
+    double slow = 1 + 0.1 * (i % 7);
+    j.Seed({{{{1, 1, 64, 0.074 * slow, 0}, {1, 4, 64, 0.08 * slow, 0.01 * (i % 3)}},
+             {{1, 1, 64, 0.15 * slow, 0}, {1, 2, 64, 0.16, 0.02 * (i % 4)}}},
+            {1.0 + i % 5, 4.0 + i % 3}});
+    jobs.push_back(std::move(j));
+  }
+  return jobs;
+}
+
+TEST(SiaScenarioTest, FasterFormulationsReachTheSameObjectiveEveryRound) {
+  // Pruning dominated options, the previous round as a start and CBC's
+  // preprocessing off change how the round solves, not what is optimal.
+  CbcSolver cbc;
+  SiaParams before;
+  before.milp.preprocess = true;
+  before.prune_dominated = false;
+  before.warm_start = false;
+  SiaPolicy slow(TwoTypes(), before, &cbc), fast(TwoTypes(), {}, &cbc);
+  std::vector<SiaJob> jobs = MixedJobs(30);
+  std::vector<const SiaJob*> views;
+  for (const auto& j : jobs) views.push_back(&j);
+  for (int round = 0; round < 5; ++round) {
+    const int64_t now = 1200 + 60 * round;
+    RoundDecision a = slow.Decide(views, {16, 8}, now), b = fast.Decide(views, {16, 8}, now);
+    ASSERT_TRUE(a.solved && b.solved) << a.note << b.note;
+    EXPECT_NEAR(a.objective, b.objective, 2e-4 * std::abs(a.objective)) << "round " << round;
+    std::vector<int> used(2, 0);
+    for (const auto& [name, c] : b.choice)
+      if (c >= 0) used[fast.options()[c].type] += fast.options()[c].gpus;
+    EXPECT_LE(used[0], 16);
+    EXPECT_LE(used[1], 8);
   }
 }
 

@@ -42,6 +42,27 @@ TEST(SiaSolverTest, MinimisesWithEqualityLikeRows) {
   EXPECT_NEAR(s->objective, 4, 1e-6);  // x = 2, y = 1
 }
 
+TEST(SiaSolverTest, AStartOrNoPreprocessingGivesTheSameOptimum) {
+  CbcSolver solver;
+  MilpOptions no_preprocess;
+  no_preprocess.preprocess = false;
+  MilpProblem good = Knapsack(), bad = Knapsack(), wrong = Knapsack();
+  good.start = {1, 1, 0};  // the optimum
+  bad.start = {1, 1, 1};   // infeasible (weight 6 > 5): ignored
+  wrong.start = {1, 0};    // one value short
+  for (const MilpProblem* p : {&good, &bad}) {
+    for (const MilpOptions& o : {MilpOptions{}, no_preprocess}) {
+      auto s = solver.Solve(*p, o);
+      ASSERT_TRUE(s.ok()) << s.status().ToString();
+      EXPECT_NEAR(s->objective, 9, 1e-6);
+    }
+  }
+  auto s = solver.Solve(wrong, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.status().message().find("start"), std::string::npos);
+}
+
 TEST(SiaSolverTest, InfeasibleProblemIsFailedPrecondition) {
   MilpProblem p;
   p.AddColumn(1, 0, 1, true);

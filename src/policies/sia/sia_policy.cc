@@ -101,17 +101,37 @@ MilpProblem SiaPolicy::BuildProblem(const std::vector<const SiaJob*>& jobs,
   p.maximize = params_.p > 0;
   std::vector<MilpRow> per_type(cluster_.types.size());
   for (size_t t = 0; t < per_type.size(); ++t) per_type[t].upper = capacity[t];
+  // Options of each type by GPU count, for the dominance test.
+  std::vector<std::vector<int>> by_type(cluster_.types.size());
+  for (size_t j = 0; j < options_.size(); ++j) by_type[options_[j].type].push_back(static_cast<int>(j));
+  for (auto& v : by_type)
+    std::stable_sort(v.begin(), v.end(), [&](int a, int b) { return options_[a].gpus < options_[b].gpus; });
+  const double sense = p.maximize ? 1.0 : -1.0;  // sense × gain: larger is better
+  std::vector<bool> keep(options_.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
     MilpRow one;
     one.upper = 1;
     int forced = jobs[i]->restarting() ? PreviousChoice(jobs[i]->name()) : -1;
+    int previous = PreviousChoice(jobs[i]->name());
+    for (const auto& type_options : by_type) {
+      // An option that needs more GPUs of a type than another option of
+      // that type for a strictly worse gain is never in an optimum (taking
+      // the smaller one frees GPUs and improves the objective): leave it out.
+      double best = -kMilpInfinity;
+      for (int j : type_options) {
+        double v = sense * (utility[i][j] - params_.lambda_n);
+        keep[j] = !params_.prune_dominated || v >= best;
+        best = std::max(best, v);
+      }
+    }
     for (size_t j = 0; j < options_.size(); ++j) {
       double gain = utility[i][j] - params_.lambda_n;  // choosing j removes λ
       bool useful = p.maximize ? gain > 0 : gain < 0;
       // A column that can only worsen the objective is never chosen
       // (X = 0 is always feasible for it): leave it out.
-      if (!useful && static_cast<int>(j) != forced) continue;
+      if ((!useful || !keep[j]) && static_cast<int>(j) != forced) continue;
       int col = p.AddColumn(gain, static_cast<int>(j) == forced ? 1 : 0, 1, true);
+      if (params_.warm_start) p.start.push_back(static_cast<int>(j) == previous ? 1 : 0);
       owners.push_back({static_cast<int>(i), static_cast<int>(j)});
       one.cols.push_back(col), one.coefs.push_back(1);
       per_type[options_[j].type].cols.push_back(col);
@@ -120,6 +140,18 @@ MilpProblem SiaPolicy::BuildProblem(const std::vector<const SiaJob*>& jobs,
     p.rows.push_back(std::move(one));
   }
   for (auto& r : per_type) p.rows.push_back(std::move(r));
+  // A previous allocation that no longer fits is no start.
+  if (params_.warm_start) {
+    for (const MilpRow& r : p.rows) {
+      double used = 0;
+      for (size_t k = 0; k < r.cols.size(); ++k) used += r.coefs[k] * p.start[r.cols[k]];
+      if (used > r.upper + 1e-9) {
+        p.start.clear();
+        break;
+      }
+    }
+    if (std::none_of(p.start.begin(), p.start.end(), [](double v) { return v != 0; })) p.start.clear();
+  }
   return p;
 }
 

@@ -23,8 +23,17 @@ struct SiaParams {
   double clip = 3000.0;       // cap of G^p (sia_goodput_clip_val)
   double zero_gain = 1e-4;    // utility of an invalid option (sia.py ZERO_ALLOC_GAIN)
   int doubling = 2;           // at most this × the largest replica count observed
-  MilpOptions milp;           // CBC limits (sia_solver_thresh = relative gap 1e-4)
+  // CBC limits (sia_solver_thresh = relative gap 1e-4); CBC's integer
+  // preprocessing off: on these assignment problems it was most of a
+  // 2,048-GPU round and tightened nothing (bench_sia_round, README).
+  MilpOptions milp{.preprocess = false};
+  // Equivalent formulations that only make a round cheaper (the set of
+  // optimal allocations is the same; which optimum the solver returns among
+  // equal ones may differ). Off only to measure them (bench_sia_round).
+  bool prune_dominated = true;  // drop an option that needs more GPUs of a type for a worse utility
+  bool warm_start = true;       // start the solver from the previous round's allocation
 };
+
 
 // Per-job outcome of one round: an index into AllocationOptions, or -1.
 struct RoundDecision {
