@@ -210,8 +210,23 @@ stop() {
   while read -r prog pid; do
     [[ -n $pid && $prog != munged ]] && kill -9 "$pid" 2>/dev/null
   done <<<"$left"
+  # Another cluster on this machine (a test running beside this one) may be
+  # using the munged this one started: then it is handed over to that
+  # cluster's pids.txt (its stop ends it), or left running.
+  local ours other=""
+  ours=$(awk '$1 == "slurmctld" {print $2}' "$pids_file" 2>/dev/null)
+  for p in $(ps -C slurmctld -o pid=,stat= | awk -v ours="${ours:-none}" '$2 !~ /^Z/ && $1 != ours {print $1}'); do
+    other=$p  # a live one (exited daemons stay as zombies where nothing reaps them)
+    break
+  done
   while read -r prog pid; do
-    [[ $prog == munged ]] && kill "$pid" 2>/dev/null
+    [[ $prog != munged ]] && continue
+    if [[ -z $other ]]; then kill "$pid" 2>/dev/null; continue; fi
+    local conf_of heir
+    conf_of=$(tr '\0' '\n' <"/proc/$other/cmdline" 2>/dev/null | sed -n '/^-f$/{n;p;q}')
+    heir=$(dirname "${conf_of:-/nonexistent/x}")/pids.txt
+    if [[ -f $heir ]]; then echo "munged $pid" >>"$heir"; log "munged $pid handed over to $heir (slurmctld $other uses it)"
+    else log "munged $pid left running: slurmctld $other uses it"; fi
   done <<<"$left"
   rm -f "$pids_file"
   log "stopped $stopped daemons in $dir"
