@@ -14,17 +14,18 @@ declare -A allowed=(
   [text]="core"
   [llm]="core text"
   [repo]="core"
+  [artefacts]="core repo"
   [history]="core text"
   [advisor]="core text llm repo history"
   [tracker]="core text llm"
   [failure]="core text llm"
-  [integrations]="core sim policies solver advisor tracker failure history text llm repo world loggen traces"
-  [world]="core traces text repo loggen"
+  [integrations]="core sim policies solver advisor tracker failure history text llm repo artefacts loggen traces"
+  [world]="core traces text repo artefacts loggen"
   [loggen]="core"
-  [experiments]="core sim policies solver plot traces text llm repo history advisor tracker failure world loggen integrations"
+  [experiments]="core sim policies solver plot traces text llm repo artefacts history advisor tracker failure world loggen integrations"
   [cli]="*"
   [service]="core text llm repo history advisor tracker failure"
-  [agent]="core text llm repo history advisor tracker failure"
+  [agent]="core text llm repo artefacts history advisor tracker failure"
 )
 status=0
 for dir in "$src"/*/; do

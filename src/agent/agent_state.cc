@@ -1,13 +1,5 @@
 #include "agent/agent_state.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "core/json.h"
@@ -16,6 +8,7 @@ namespace schedmate {
 namespace {
 
 constexpr int kStateVersion = 1;
+constexpr int64_t kMaxStateBytes = 64 << 20;
 
 Result<JobMemory> MemoryFromJson(const Json& j, const std::string& where) {
   if (!j.is_object()) return InvalidArgument(where + ": not an object");
@@ -39,24 +32,17 @@ Json MemoryToJson(const JobMemory& m) {
           {"log_offset", m.log_offset}, {"tail", Json(std::vector<std::string>(m.tail.begin(), m.tail.end()))}};
 }
 
-Status WriteDurably(const std::string& path, const std::string& text) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return Unavailable(path + ": cannot write the agent state: " + std::strerror(errno));
-  bool ok = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && fsync(fd) == 0;
-  int err = errno;
-  close(fd);
-  if (!ok) return Unavailable(path + ": cannot write the agent state: " + std::strerror(err));
-  return Status::Ok();
-}
 
 }  // namespace
 
-Result<AgentState> AgentState::Load(const std::string& path) {
+Result<AgentState> AgentState::Load(const std::string& path, Env& env) {
   AgentState s;
   s.path_ = path;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return s;
-  ASSIGN_OR_RETURN(Json doc, ReadJsonFile(path));
+  s.env_ = &env;
+  Result<FileInfo> info = env.Stat(path);
+  if (!info.ok() && info.status().code() == StatusCode::kNotFound) return s;
+  ASSIGN_OR_RETURN(std::string text, env.ReadWholeFile(path, kMaxStateBytes));
+  ASSIGN_OR_RETURN(Json doc, ParseJson(text, path));
   ASSIGN_OR_RETURN(int64_t version, GetInt(doc, "version", path));
   if (version != kStateVersion)
     return InvalidArgument(path + ": field 'version': " + std::to_string(version) + " is not " +
@@ -73,11 +59,8 @@ Result<AgentState> AgentState::Load(const std::string& path) {
 Status AgentState::Save() const {
   Json jobs = Json::object();
   for (const auto& [id, m] : jobs_) jobs[id] = MemoryToJson(m);
-  const std::string tmp = path_ + ".tmp";
-  RETURN_IF_ERROR(WriteDurably(tmp, DumpJson({{"version", kStateVersion}, {"jobs", jobs}})));
-  if (std::rename(tmp.c_str(), path_.c_str()) != 0)
-    return Unavailable(path_ + ": cannot replace the agent state: " + std::strerror(errno));
-  return Status::Ok();
+  Status s = env_->WriteFileAtomic(path_, DumpJson({{"version", kStateVersion}, {"jobs", jobs}}));
+  return s.ok() ? s : s.WithContext("cannot save the agent state");
 }
 
 JobMemory& AgentState::For(const std::string& job_id, int run) {

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "core/env.h"
 #include "core/status.h"
 
 namespace schedmate {
@@ -28,9 +29,11 @@ struct JobMemory {
 
 class AgentState {
  public:
-  // An absent file is an empty state; a corrupt one is an error naming the file.
-  static Result<AgentState> Load(const std::string& path);
-  // Atomically replaces the file (write, fsync, rename).
+  // An absent file is an empty state; a corrupt one is an error naming the
+  // file. The file is read and later saved through `env`, which outlives this.
+  static Result<AgentState> Load(const std::string& path, Env& env = Env::Default());
+  // Atomically replaces the file (Env::WriteFileAtomic): a failed or short
+  // write is an error and the previous state stays as it was on disk.
   Status Save() const;
 
   // The job's memory; a new run of a known job keeps its log offset and
@@ -42,6 +45,7 @@ class AgentState {
 
  private:
   std::string path_;
+  Env* env_ = &Env::Default();
   std::map<std::string, JobMemory> jobs_;
 };
 

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "advisor/metadata_extractor.h"
+#include "agent/slurm_artefacts.h"
 #include "core/facts_json.h"
-#include "repo/snapshot.h"
 
 namespace schedmate {
 
@@ -18,10 +18,8 @@ Result<std::string> LaunchCommand(const SlurmJob& job) {
 }
 
 Result<WorkloadMetadata> ReadJobMetadata(const SlurmJob& job) {
-  ASSIGN_OR_RETURN(std::string launch, LaunchCommand(job));
-  auto snapshot = OpenSnapshot(job.work_dir);
-  if (!snapshot.ok()) return NotFound("cannot read the working directory: " + snapshot.status().message());
-  auto md = ExtractMetadata(**snapshot, launch);
+  ASSIGN_OR_RETURN(JobRepository repo, SlurmJobRepository(job));
+  auto md = ExtractMetadata(*repo.snapshot, repo.command);
   if (!md.ok()) return InvalidArgument("metadata extraction failed: " + md.status().message());
   return std::move(*md);
 }

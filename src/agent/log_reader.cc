@@ -1,12 +1,5 @@
 #include "agent/log_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "tracker/line_cleaner.h"
 
 namespace schedmate {
@@ -24,27 +17,21 @@ int64_t SplitComplete(const std::string& text, std::vector<std::string>* lines) 
 
 }  // namespace
 
-Result<NewLines> ReadNewLines(const std::string& path, int64_t offset, int64_t max_bytes) {
+Result<NewLines> ReadNewLines(const std::string& path, int64_t offset, int64_t max_bytes, Env& env) {
   NewLines out;
   out.next_offset = offset;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT) return out;
-  if (fd < 0) return Unavailable(path + ": cannot read the job's log: " + std::strerror(errno));
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return Unavailable(path + ": the job's log is not a regular file");
-  }
-  if (st.st_size < offset) {
+  Result<FileInfo> info = env.Stat(path);
+  if (!info.ok() && info.status().code() == StatusCode::kNotFound) return out;
+  if (!info.ok()) return Unavailable(path + ": cannot read the job's log: " + info.status().message());
+  if (!info->regular) return Unavailable(path + ": the job's log is not a regular file");
+  if (info->size < offset) {
     out.restarted = true;
     offset = 0;
   }
-  std::string buf(static_cast<size_t>(std::min<int64_t>(st.st_size - offset, max_bytes)), '\0');
-  ssize_t n = buf.empty() ? 0 : pread(fd, buf.data(), buf.size(), offset);
-  int err = errno;
-  close(fd);
-  if (n < 0) return Unavailable(path + ": cannot read the job's log: " + std::strerror(err));
-  buf.resize(static_cast<size_t>(n));
+  Result<std::string> read = env.ReadFile(path, offset, max_bytes);
+  if (!read.ok()) return Unavailable(path + ": cannot read the job's log: " + read.status().message());
+  std::string& buf = *read;
+  const auto n = static_cast<int64_t>(buf.size());
   out.bytes_read = n;
   int64_t used = SplitComplete(buf, &out.lines);
   // A line longer than the whole budget would never complete: take it as it is.

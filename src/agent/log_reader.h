@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/env.h"
 #include "core/status.h"
 
 namespace schedmate {
@@ -21,8 +22,9 @@ struct NewLines {
 };
 
 // At most `max_bytes` are read per call; a line longer than that is cut. A
-// missing file is no new lines (the job has not written yet).
-Result<NewLines> ReadNewLines(const std::string& path, int64_t offset, int64_t max_bytes = 8 << 20);
+// missing file is no new lines (the job has not written yet). Read through `env`.
+Result<NewLines> ReadNewLines(const std::string& path, int64_t offset, int64_t max_bytes = 8 << 20,
+                              Env& env = Env::Default());
 
 }  // namespace schedmate
 

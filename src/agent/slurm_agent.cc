@@ -138,7 +138,8 @@ void SlurmAgent::Apply(const SlurmJob& job, AgentAction action, const std::strin
 }
 
 void SlurmAgent::Track(const SlurmJob& job, JobMemory& memory, std::vector<Json>* events) {
-  auto read = ReadNewLines(job.stdout_path, memory.log_offset, options_.max_log_bytes_per_poll);
+  auto read = ReadNewLines(job.stdout_path, memory.log_offset, options_.max_log_bytes_per_poll,
+                           deps_.env ? *deps_.env : Env::Default());
   if (!read.ok()) {
     events->push_back({{"event", "progress"}, {"job", job.job_id}, {"error", read.status().message()}});
     return;

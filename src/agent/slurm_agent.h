@@ -32,6 +32,7 @@
 #include "agent/slurm_actions.h"
 #include "agent/slurm_client.h"
 #include "core/clock.h"
+#include "core/env.h"
 #include "core/guard_ledger.h"
 #include "core/json.h"
 #include "failure/node_health.h"
@@ -61,6 +62,7 @@ struct AgentDeps {
   const Clock* clock = nullptr;
   AgentState* state = nullptr;
   AuditFile* audit_file = nullptr;
+  Env* env = nullptr;  // the jobs' log files; null: the real file system
 };
 
 class SlurmAgent {

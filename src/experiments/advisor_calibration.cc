@@ -12,7 +12,8 @@
 
 #include "advisor/advisor_history.h"
 #include "history/sqlite_store.h"
-#include "integrations/world_metadata.h"
+#include "integrations/repo_metadata.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 
@@ -89,7 +90,7 @@ class Calibration {
   Status WriteBack(size_t i) {
     const JobSpec& j = m_.trace.jobs[i];
     const MappedJob& mj = m_.world.jobs[i];
-    const ExtractedRepo& e = metadata_.Get(mj);
+    const ExtractedRepo& e = Extracted(i);
     owner_history_[OwnerKey(j)].push_back(static_cast<double>(j.duration_s));
     if (!e.ok) return Status::Ok();
     HistoryRecord r;
@@ -105,6 +106,11 @@ class Calibration {
     r.metadata_json = e.json;
     r.fingerprint = e.fingerprint;
     return history_->Record(r);
+  }
+
+  // Every mapped job has a repository in the world (found by its row).
+  const ExtractedRepo& Extracted(size_t i) {
+    return **metadata_.Get(artefacts_, {m_.trace.jobs[i].id, static_cast<int64_t>(i)});
   }
 
   static std::string OwnerKey(const JobSpec& j) { return (j.user.empty() ? j.vc : j.user) + "/" + std::to_string(j.gpus); }
@@ -123,7 +129,7 @@ class Calibration {
       baseline = v[v.size() / 2];
       out_.baseline.Add(*baseline, truth);
     }
-    const ExtractedRepo& e = metadata_.Get(mj);
+    const ExtractedRepo& e = Extracted(i);
     if (!e.ok) {
       ++out_.extraction_failures;
       return;
@@ -143,7 +149,8 @@ class Calibration {
 
   const MappedTrace& m_;
   const CalibrationProgress& progress_;
-  WorldMetadataCache metadata_;
+  WorldArtefactSource artefacts_{m_.world, nullptr, 0};
+  RepoMetadataCache metadata_;
   std::unordered_map<std::string, std::vector<double>> owner_history_;
   std::string db_;
   std::unique_ptr<HistoryStore> store_;

@@ -15,10 +15,11 @@
 #include "experiments/trace_slice.h"
 #include "experiments/world_setup.h"
 #include "history/sqlite_store.h"
-#include "integrations/world_workload_model.h"
+#include "experiments/world_workload_model.h"
 #include "sim/metrics.h"
 #include "traces/synthesizer.h"
 #include "traces/trace_loader.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 namespace {
@@ -253,7 +254,8 @@ Result<LucidComparison> RunLucidComparison(const LucidExperimentConfig& c, const
     ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(db, sqo));
     LucidSchedmateOptions so = v.schedmate;
     so.seed = c.seed;
-    LucidSchedmate hooks(world, model, *store, so);
+    WorldArtefactSource artefacts(world, &catalog, so.seed);
+    LucidSchedmate hooks(artefacts, *store, so);
     LucidOptions lo = c.lucid;
     lo.undo_threshold = v.undo_threshold;
     // An LLM Advisor (modelled latency) holds one GPU of the main cluster, as in the paper.

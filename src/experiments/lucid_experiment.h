@@ -16,6 +16,7 @@
 
 #include "experiments/experiment.h"
 #include "core/json.h"
+#include "experiments/world_workload_model.h"
 #include "integrations/lucid_schedmate.h"
 #include "policies/lucid/lucid.h"
 #include "world/trace_mapping.h"

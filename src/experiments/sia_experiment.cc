@@ -15,7 +15,8 @@
 #include "experiments/world_setup.h"
 #include "history/redis_store.h"
 #include "history/sqlite_store.h"
-#include "integrations/sia_world.h"
+#include "world/sia_world.h"
+#include "world/world_artefacts.h"
 #include "solver/cbc_solver.h"
 #include "solver/isolated_solver.h"
 #include "traces/trace_loader.h"
@@ -132,7 +133,8 @@ Result<SchedmateRun> RunWithHistory(const SiaExperimentConfig& c, const std::map
                                     MilpSolver* solver) {
   SiaWorld world = MapSiaTrace(trace, catalog, c.mapping);
   ASSIGN_OR_RETURN(auto history, FileHistory::Open(c.history, file_index));
-  SiaSchedmate schedmate(world, c.cluster, history->store());
+  WorldArtefactSource artefacts(world.world, &catalog, c.mapping.seed, &world.by_job_id);
+  SiaSchedmate schedmate(artefacts, c.cluster, history->store());
   sia::SiaSimOptions options = c.options;
   options.bootstrap = sia::Bootstrap::kProfile;  // what a history hit skips
   schedmate.Attach(options);

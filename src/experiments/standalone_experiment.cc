@@ -14,10 +14,10 @@
 #include "experiments/world_setup.h"
 #include "history/sqlite_store.h"
 #include "integrations/standalone_advice.h"
-#include "integrations/world_workload_model.h"
 #include "sim/noisy_oracle_recovery.h"
 #include "traces/synthesizer.h"
 #include "traces/trace_loader.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 namespace {
@@ -210,10 +210,10 @@ std::string Describe(const StandaloneExperimentConfig& c, const Trace& t, const 
                    pool.spec.vcs[0].nodes, c.gpus_per_node, pool.load, failures.c_str(), (unsigned long long)c.seed);
 }
 
-// What one standalone run needs beyond the trace: the mapped world and its model.
+// What one standalone run needs beyond the trace: the mapped world and its catalog.
 struct World {
   WorldMap map;
-  std::unique_ptr<WorldWorkloadModel> model;
+  const WorkloadCatalog* catalog = nullptr;
 };
 
 class Runner {
@@ -236,7 +236,8 @@ class Runner {
     ASSIGN_OR_RETURN(auto store, OpenSqliteHistory(":memory:"));
     LucidSchedmateOptions ao;
     ao.seed = c_.seed;
-    AdvisorDurationAdvice advice(world.map, *world.model, *store, ao);
+    WorldArtefactSource artefacts(world.map, world.catalog, ao.seed);
+    AdvisorDurationAdvice advice(artefacts, *store, ao);
     ASSIGN_OR_RETURN(auto placer, MakePlacer("consolidate"));
     ASSIGN_OR_RETURN(auto fallback, MakeEstimator(c_.fallback, c_.seed));
     BackfillOptions backfill = c_.backfill;
@@ -346,7 +347,7 @@ Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentC
   out.catalog_notice = CatalogNotice(catalog, out.catalog_source);
   World world;
   world.map = MapTrace(trace, catalog, c.mapping);
-  world.model = std::make_unique<WorldWorkloadModel>(world.map, catalog);
+  world.catalog = &catalog;
   for (bool with_handler : {false, true}) {
     if (!Wanted(c, "standalone") || (with_handler && !(c.failures_on && c.handler_run))) break;
     ASSIGN_OR_RETURN(StandaloneRun r, runner.Standalone(world, with_handler));

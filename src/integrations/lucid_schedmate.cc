@@ -27,9 +27,8 @@ double SoloWorkSinceStart(const SimJob& j, int64_t at) {
 
 }  // namespace
 
-LucidSchedmate::LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
-                               LucidSchedmateOptions options)
-    : world_(world), model_(model), store_(store, 1 << 20), o_(options),
+LucidSchedmate::LucidSchedmate(JobArtefactSource& artefacts, HistoryStore& store, LucidSchedmateOptions options)
+    : artefacts_(artefacts), store_(store, 1 << 20), o_(options),
       history_(store_, [&] {
         VectorIndexOptions vo = AdvisorHistory::DefaultIndexOptions();
         vo.hnsw_threshold = options.hnsw_threshold;
@@ -37,6 +36,13 @@ LucidSchedmate::LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& 
         vo.ef_search = options.hnsw_ef_search;
         return vo;
       }()) {}
+
+const ExtractedRepo* LucidSchedmate::Extracted(const SimJob& j) {
+  Result<const ExtractedRepo*> e = metadata_.Get(artefacts_, Of(j));
+  stats_.extract_ms = metadata_.extract_ms();
+  stats_.extracted = static_cast<int64_t>(metadata_.extracted());
+  return e.ok() ? *e : nullptr;
+}
 
 bool LucidSchedmate::Draw(const SimJob& j, uint64_t salt, double p) const {
   if (p >= 1) return true;
@@ -51,15 +57,13 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
   *latency_s = o_.advisor_latency_s;
   ++stats_.advised;
   auto t0 = std::chrono::steady_clock::now();
-  const ExtractedRepo& e = metadata_.Get(Mapped(job));
-  stats_.extract_ms = metadata_.extract_ms();
-  stats_.extracted = static_cast<int64_t>(metadata_.extracted());
-  if (!e.ok) {
+  const ExtractedRepo* e = Extracted(job);
+  if (!e || !e->ok) {
     ++stats_.extraction_failures;
     stats_.advisor_ms += MsSince(t0);
     return std::nullopt;
   }
-  DurationEstimate est = history_.Estimate(e.md, now);
+  DurationEstimate est = history_.Estimate(e->md, now);
   std::optional<HistoryFacts> facts;
   if (est.method == DurationEstimate::Method::kHistory && est.duration_s) {
     HistoryFacts f;
@@ -80,10 +84,11 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
 
 std::optional<int64_t> LucidSchedmate::PackCheckAfter(const SimJob& host, const SimJob& guest) {
   if (!o_.use_tracker) return std::nullopt;
-  const MappedJob& m = Mapped(host);
+  Result<LogCadence> c = artefacts_.Cadence(Of(host));
+  if (!c.ok()) return std::nullopt;  // no log to read: the pack stays unchecked
   // Called right after the pack: the host's rate is its co-run speed from now on.
-  steps_at_pack_[host.index.value] = static_cast<int64_t>(SoloWorkSinceStart(host, host.segment_start_s) / m.step_time_s);
-  double seconds = static_cast<double>(o_.check_steps * m.log_every) * m.step_time_s / std::max(host.rate, 0.05);
+  steps_at_pack_[host.index.value] = static_cast<int64_t>(SoloWorkSinceStart(host, host.segment_start_s) / c->step_time_s);
+  double seconds = static_cast<double>(o_.check_steps * c->steps_per_record) * c->step_time_s / std::max(host.rate, 0.05);
   return std::max<int64_t>(10, static_cast<int64_t>(std::ceil(seconds)));
 }
 
@@ -95,20 +100,20 @@ std::optional<double> LucidSchedmate::PackSlowdown(const SimJob& host, const Sim
     return std::nullopt;
   }
   auto t0 = std::chrono::steady_clock::now();
-  const MappedJob& m = Mapped(host);
   auto it = steps_at_pack_.find(host.index.value);
-  int64_t pack_step = it == steps_at_pack_.end() ? 0 : it->second;
-  JobLogSpec spec = BaseLogSpec(m, StableHash(host.spec->id) ^ o_.seed);
-  spec.total_steps = std::max(spec.total_steps, pack_step + 1);
-  spec.speeds = {{0, m.step_time_s}, {pack_step, m.step_time_s / std::max(host.rate, 0.01)}};
-  int64_t now_step = pack_step + static_cast<int64_t>(static_cast<double>(now - packed_at) * host.rate / m.step_time_s);
-  now_step = std::min(now_step, spec.total_steps);
-  int64_t window = o_.check_steps * m.log_every;
-  std::vector<std::string> lines = JobLogWindow(spec, std::max<int64_t>(0, pack_step - window), pack_step);
-  size_t split = lines.size();
-  std::vector<std::string> after = JobLogWindow(spec, pack_step, now_step);
-  lines.insert(lines.end(), after.begin(), after.end());
-  SlowdownResult r = SlowdownCheck(lines, split);
+  Result<LogCadence> c = artefacts_.Cadence(Of(host));
+  if (!c.ok()) {
+    ++stats_.checks_unreadable;
+    return std::nullopt;
+  }
+  LogExcerptQuery q;
+  q.mark_step = it == steps_at_pack_.end() ? 0 : it->second;
+  q.records_before = o_.check_steps;
+  q.now_step = q.mark_step + static_cast<int64_t>(static_cast<double>(now - packed_at) * host.rate / c->step_time_s);
+  q.speed_after_mark = host.rate;
+  Result<LogExcerpt> log = artefacts_.LogAround(Of(host), q);
+  SlowdownResult r;
+  if (log.ok()) r = SlowdownCheck(log->lines, log->split);
   stats_.tracker_ms += MsSince(t0);
   if (!r.ratio) ++stats_.checks_unreadable;
   return r.ratio;
@@ -117,26 +122,25 @@ std::optional<double> LucidSchedmate::PackSlowdown(const SimJob& host, const Sim
 void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   steps_at_pack_.erase(job.index.value);
   if (!o_.write_back || !store_error_.ok()) return;
-  const MappedJob& m = Mapped(job);
-  const ExtractedRepo& e = metadata_.Get(m);
-  stats_.extract_ms = metadata_.extract_ms();
-  stats_.extracted = static_cast<int64_t>(metadata_.extracted());
-  if (!e.ok) return;
+  const ExtractedRepo* e = Extracted(job);
+  if (!e || !e->ok) return;
   auto t0 = std::chrono::steady_clock::now();
-  JobProfile steady = model_.SteadyProfile(m);
+  Result<JobOutcome> outcome = artefacts_.Outcome(Of(job));
+  if (!outcome.ok()) return;
+  const JobProfile unmeasured;  // Lucid's own defaults where nobody measured the run
   HistoryRecord r;
   r.job_id = job.spec->id;
   r.user = job.spec->user.empty() ? job.spec->vc : job.spec->user;
-  r.name = m.job_name;
+  r.name = outcome->name;
   r.submit_time_s = job.submit_s;
   r.completed_at_s = now;
   r.duration_s = std::max<int64_t>(job.spec->duration_s, 0);
-  r.end_reason = EndReasonOf(m);
+  r.end_reason = outcome->end_reason;
   r.num_gpus = job.gpus;
-  r.sm_util = steady.sm_util;
-  r.mem_util = steady.gmem_mib / kGpuMemoryMib;
-  r.metadata_json = e.json;
-  r.fingerprint = e.fingerprint;
+  r.sm_util = outcome->sm_util.value_or(unmeasured.sm_util);
+  r.mem_util = outcome->gmem_mib.value_or(unmeasured.gmem_mib) / kGpuMemoryMib;
+  r.metadata_json = e->json;
+  r.fingerprint = e->fingerprint;
   if (Status s = history_.Record(r); !s.ok()) {
     store_error_ = s;  // the run continues without write-back; the caller reports it
     return;

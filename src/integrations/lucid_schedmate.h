@@ -1,14 +1,16 @@
 // Lucid + schedmate (DESIGN §3.2, issue 7): the semantic layer's three
-// consumption points for Lucid, running the real components on the
-// semantic world's code and logs.
-//  1. At submit, the Advisor (embedded extractor on the job's generated
-//     repository, fingerprint, history retrieval as of the submit time)
-//     matches the job to finished ones → it skips Lucid's profiler; its
-//     steady utilisation, memory and duration come from the matched runs.
-//  2. After a pack, the Tracker reads the host's generated log (its step
-//     times slower from the pack on, by the true co-run speed) and the
-//     slowdown check gives TP_after / TP_before.
-//  3. Every ended job is written back to a real history store.
+// consumption points for Lucid, running the real components on what a
+// job-artefact source gives (in a simulation, the semantic world's code and
+// logs: world/world_artefacts.h).
+//  1. At submit, the Advisor (embedded extractor on the job's repository,
+//     fingerprint, history retrieval as of the submit time) matches the job
+//     to finished ones → it skips Lucid's profiler; its steady utilisation,
+//     memory and duration come from the matched runs.
+//  2. After a pack, the Tracker reads the host's log around the pack (in a
+//     simulation, written slower from the pack on, by the true co-run speed)
+//     and the slowdown check gives TP_after / TP_before.
+//  3. Every ended job is written back to a real history store, with the
+//     outcome the source reports.
 // Each point can be switched off, and the slowdown detection rate and the
 // Advisor hit rate can be lowered (the ablations), deterministically per job.
 #ifndef SCHEDMATE_INTEGRATIONS_LUCID_SCHEDMATE_H_
@@ -18,15 +20,14 @@
 #include <memory>
 #include <unordered_map>
 
-#include "core/facts.h"
 #include "advisor/advisor_history.h"
+#include "artefacts/job_artefact_source.h"
+#include "core/facts.h"
 #include "history/cached_store.h"
 #include "history/store.h"
 #include "history/vector_index.h"
-#include "integrations/world_metadata.h"
-#include "integrations/world_workload_model.h"
+#include "integrations/repo_metadata.h"
 #include "policies/lucid/lucid_inputs.h"
-#include "world/job_artifacts.h"
 
 namespace schedmate {
 
@@ -63,9 +64,8 @@ struct LucidSchedmateStats {
 
 class LucidSchedmate final : public LucidSemanticHooks {
  public:
-  // `world`, `model` and `store` outlive this. `store` should be empty.
-  LucidSchedmate(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
-                 LucidSchedmateOptions options);
+  // `artefacts` and `store` outlive this. `store` should be empty.
+  LucidSchedmate(JobArtefactSource& artefacts, HistoryStore& store, LucidSchedmateOptions options);
 
   std::optional<HistoryFacts> AtSubmit(const SimJob& job, int64_t now, int64_t* latency_s) override;
   std::optional<int64_t> PackCheckAfter(const SimJob& host, const SimJob& guest) override;
@@ -77,15 +77,15 @@ class LucidSchedmate final : public LucidSemanticHooks {
   const Status& store_error() const { return store_error_; }
 
  private:
-  const MappedJob& Mapped(const SimJob& j) const { return world_.jobs[static_cast<size_t>(j.index.value)]; }
+  static ArtefactJob Of(const SimJob& j) { return {j.spec->id, j.index.value}; }
+  const ExtractedRepo* Extracted(const SimJob& j);  // null: no repository
   bool Draw(const SimJob& j, uint64_t salt, double p) const;
 
-  const WorldMap& world_;
-  const WorldWorkloadModel& model_;
+  JobArtefactSource& artefacts_;
   CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
   AdvisorHistory history_;  // over store_
-  WorldMetadataCache metadata_;
+  RepoMetadataCache metadata_;
   std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
   LucidSchedmateStats stats_;
   Status store_error_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/str_format.h"
 #include "integrations/sia_throughputs.h"
 
 namespace schedmate {
@@ -20,8 +19,8 @@ sia::GradStats InitialGradStats(const sia::SiaJob& job) {
 
 }  // namespace
 
-SiaSchedmate::SiaSchedmate(const SiaWorld& world, const sia::SiaCluster& cluster, HistoryStore& store)
-    : world_(world), cluster_(cluster), store_(store, 1 << 20), history_(store_) {}
+SiaSchedmate::SiaSchedmate(JobArtefactSource& artefacts, const sia::SiaCluster& cluster, HistoryStore& store)
+    : artefacts_(artefacts), cluster_(cluster), store_(store, 1 << 20), history_(store_) {}
 
 void SiaSchedmate::Attach(sia::SiaSimOptions& options) {
   options.known_model = [this](const sia::SiaJob& job) { return AtSubmit(job); };
@@ -42,19 +41,18 @@ std::optional<std::vector<ConfigThroughput>> SiaSchedmate::MatchedThroughputs(co
 
 std::optional<sia::PerfSeed> SiaSchedmate::AtSubmit(const sia::SiaJob& job) {
   ++stats_.advised;
-  const MappedJob* m = world_.Find(job.name());
-  if (!m) {
+  Result<const ExtractedRepo*> e = metadata_.Get(artefacts_, {job.name()});
+  if (!e.ok() && e.status().code() == StatusCode::kNotFound) {
     ++stats_.no_code;
     return std::nullopt;
   }
   auto t0 = std::chrono::steady_clock::now();
-  const ExtractedRepo& e = metadata_.Get(*m);
   std::optional<sia::PerfSeed> seed;
-  if (!e.ok) {
+  if (!e.ok() || !(*e)->ok) {
     ++stats_.extraction_failures;
   } else if (store_error_.ok()) {
     // Only runs completed before the submit time count (no future leakage).
-    DurationEstimate est = history_.Estimate(e.md, job.submit_s());
+    DurationEstimate est = history_.Estimate((*e)->md, job.submit_s());
     std::optional<std::vector<ConfigThroughput>> rows = MatchedThroughputs(est);
     if (rows) seed = SeedFromThroughputs(*rows, cluster_, InitialGradStats(job));
     if (!seed) ++(est.matches.empty() ? stats_.no_match : stats_.no_throughputs);
@@ -65,14 +63,15 @@ std::optional<sia::PerfSeed> SiaSchedmate::AtSubmit(const sia::SiaJob& job) {
 }
 
 void SiaSchedmate::AtEnd(const sia::SiaJob& job) {
-  const MappedJob* m = world_.Find(job.name());
-  if (!m || !store_error_.ok()) return;
-  const ExtractedRepo& e = metadata_.Get(*m);
-  if (!e.ok) return;
+  if (!store_error_.ok()) return;
+  Result<const ExtractedRepo*> e = metadata_.Get(artefacts_, {job.name()});
+  if (!e.ok() || !(*e)->ok) return;
+  Result<JobOutcome> outcome = artefacts_.Outcome({job.name()});
+  if (!outcome.ok()) return;
   auto t0 = std::chrono::steady_clock::now();
   HistoryRecord r;
   r.job_id = job.name();
-  r.name = StrFormat("%s-%d", job.app().c_str(), m->project);
+  r.name = outcome->name;
   r.user = job.app();
   r.submit_time_s = job.submit_s();
   r.completed_at_s = job.completion_s();
@@ -81,8 +80,8 @@ void SiaSchedmate::AtEnd(const sia::SiaJob& job) {
   r.per_config = ConfigThroughputsOf(job, cluster_);
   for (const auto& c : r.per_config) r.num_gpus = std::max(r.num_gpus, c.num_gpus);
   r.throughput_unit = "samples/s";
-  r.metadata_json = e.json;
-  r.fingerprint = e.fingerprint;
+  r.metadata_json = (*e)->json;
+  r.fingerprint = (*e)->fingerprint;
   if (Status s = history_.Record(r); !s.ok()) {
     store_error_ = s;  // the run continues without write-back; the caller reports it
     return;

@@ -1,6 +1,7 @@
 // Sia + schedmate (issue 17): a history match skips Sia's cold-start
-// profiling. At submit the Advisor reads the job's repository in the
-// semantic world (embedded extractor, fingerprint) and retrieves the runs
+// profiling. At submit the Advisor reads the job's repository from a
+// job-artefact source (in a simulation the semantic world's, by job id:
+// world/sia_world.h; embedded extractor, fingerprint) and retrieves the runs
 // that completed before the job's submit time; the best match whose record
 // carries per-configuration throughputs (GPU type × count × batch) becomes
 // the job's starting performance model, so it trains from its first round
@@ -20,10 +21,10 @@
 #include <vector>
 
 #include "advisor/advisor_history.h"
+#include "artefacts/job_artefact_source.h"
 #include "history/cached_store.h"
 #include "history/store.h"
-#include "integrations/sia_world.h"
-#include "integrations/world_metadata.h"
+#include "integrations/repo_metadata.h"
 #include "policies/sia/sia_simulator.h"
 
 namespace schedmate {
@@ -40,8 +41,8 @@ struct SiaSchedmateStats {
 
 class SiaSchedmate {
  public:
-  // `world`, `cluster` and `store` outlive this; `store` should be empty.
-  SiaSchedmate(const SiaWorld& world, const sia::SiaCluster& cluster, HistoryStore& store);
+  // `artefacts` (jobs by id), `cluster` and `store` outlive this; `store` should be empty.
+  SiaSchedmate(JobArtefactSource& artefacts, const sia::SiaCluster& cluster, HistoryStore& store);
 
   // Sets the run's known_model and on_end hooks to this object's.
   void Attach(sia::SiaSimOptions& options);
@@ -59,11 +60,11 @@ class SiaSchedmate {
   // The per-configuration rows of the best-scored match that has them.
   std::optional<std::vector<ConfigThroughput>> MatchedThroughputs(const DurationEstimate& est);
 
-  const SiaWorld& world_;
+  JobArtefactSource& artefacts_;
   const sia::SiaCluster& cluster_;
   CachedHistoryStore store_;  // reads of records this run wrote come from memory
   AdvisorHistory history_;    // over store_
-  WorldMetadataCache metadata_;
+  RepoMetadataCache metadata_;
   SiaSchedmateStats stats_;
   Status store_error_;
 };

@@ -12,9 +12,9 @@ LucidSchedmateOptions AdvisorOnly(LucidSchedmateOptions o) {
 
 }  // namespace
 
-AdvisorDurationAdvice::AdvisorDurationAdvice(const WorldMap& world, const WorldWorkloadModel& model,
-                                             HistoryStore& store, LucidSchedmateOptions options)
-    : semantic_(world, model, store, AdvisorOnly(options)) {}
+AdvisorDurationAdvice::AdvisorDurationAdvice(JobArtefactSource& artefacts, HistoryStore& store,
+                                             LucidSchedmateOptions options)
+    : semantic_(artefacts, store, AdvisorOnly(options)) {}
 
 std::optional<double> AdvisorDurationAdvice::AtSubmit(const SimJob& job, int64_t now) {
   int64_t latency_s = 0;  // the standalone runner models no Advisor latency

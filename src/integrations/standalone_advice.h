@@ -1,7 +1,7 @@
 // The standalone policy's estimates from the real Advisor (issue 18): the
 // semantic layer of the Lucid loop (lucid_schedmate.h) with only its Advisor
 // and write-back switched on — the embedded extractor reads the job's
-// generated repository, history is matched as of the submit time (top-3,
+// repository (from the artefact source), history is matched as of the submit time (top-3,
 // end-reason aware), and every job that ends for good is written back.
 #ifndef SCHEDMATE_INTEGRATIONS_STANDALONE_ADVICE_H_
 #define SCHEDMATE_INTEGRATIONS_STANDALONE_ADVICE_H_
@@ -16,10 +16,9 @@ namespace schedmate {
 
 class AdvisorDurationAdvice final : public DurationAdvice {
  public:
-  // `world`, `model` and `store` outlive this; `store` should be empty.
+  // `artefacts` and `store` outlive this; `store` should be empty.
   // Options other than the Advisor's (tracker, detection) are ignored.
-  AdvisorDurationAdvice(const WorldMap& world, const WorldWorkloadModel& model, HistoryStore& store,
-                        LucidSchedmateOptions options);
+  AdvisorDurationAdvice(JobArtefactSource& artefacts, HistoryStore& store, LucidSchedmateOptions options);
 
   std::optional<double> AtSubmit(const SimJob& job, int64_t now) override;
   void AtEnd(const SimJob& job, int64_t now) override;

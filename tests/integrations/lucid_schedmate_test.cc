@@ -10,7 +10,8 @@
 
 #include "history/sqlite_store.h"
 #include "integrations/lucid_schedmate.h"
-#include "integrations/world_workload_model.h"
+#include "experiments/world_workload_model.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 namespace {
@@ -57,6 +58,7 @@ class LucidSchedmateTest : public ::testing::Test {
   Trace trace_;
   WorkloadCatalog catalog_ = WorkloadCatalog::Build(nullptr, nullptr);
   WorldMap world_;
+  WorldArtefactSource artefacts_{world_, &catalog_, 1};
   std::vector<SimJob> jobs_;
   std::string db_;
   std::unique_ptr<HistoryStore> store_;
@@ -66,7 +68,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
   ASSERT_EQ(world_.jobs[0].project, world_.jobs[1].project);
   ASSERT_NE(world_.jobs[0].repo_key, world_.jobs[1].repo_key);  // renamed copy
   WorldWorkloadModel model(world_, catalog_);
-  LucidSchedmate hooks(world_, model, *store_, {});
+  LucidSchedmate hooks(artefacts_, *store_, {});
   int64_t latency = -1;
   EXPECT_FALSE(hooks.AtSubmit(jobs_[0], 0, &latency).has_value());  // empty history
   EXPECT_EQ(latency, 0);
@@ -80,7 +82,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
   LucidSchedmateOptions off;
   off.hit_rate_scale = 0;
   off.advisor_latency_s = 9;
-  LucidSchedmate weak(world_, model, *store_, off);
+  LucidSchedmate weak(artefacts_, *store_, off);
   weak.AtEnd(jobs_[0], 3000);
   EXPECT_FALSE(weak.AtSubmit(jobs_[1], 10000, &latency).has_value());
   EXPECT_EQ(latency, 9);
@@ -89,7 +91,7 @@ TEST_F(LucidSchedmateTest, AdvisorMatchesOnlyFinishedRunsOfTheSameCode) {
 
 TEST_F(LucidSchedmateTest, TrackerReadsTheHostSlowdownFromItsLog) {
   WorldWorkloadModel model(world_, catalog_);
-  LucidSchedmate hooks(world_, model, *store_, {});
+  LucidSchedmate hooks(artefacts_, *store_, {});
   SimJob& host = jobs_[0];
   host.phase = JobPhase::kRunning;
   host.last_start_s = 0;
@@ -103,12 +105,12 @@ TEST_F(LucidSchedmateTest, TrackerReadsTheHostSlowdownFromItsLog) {
   EXPECT_NEAR(*ratio, 0.4, 0.4 * 0.05);
   LucidSchedmateOptions blind;
   blind.detection_rate = 0;
-  LucidSchedmate none(world_, model, *store_, blind);
+  LucidSchedmate none(artefacts_, *store_, blind);
   none.PackCheckAfter(host, jobs_[1]);
   EXPECT_FALSE(none.PackSlowdown(host, jobs_[1], 1000, 1000 + *after).has_value());
   LucidSchedmateOptions no_tracker;
   no_tracker.use_tracker = false;
-  LucidSchedmate off(world_, model, *store_, no_tracker);
+  LucidSchedmate off(artefacts_, *store_, no_tracker);
   EXPECT_FALSE(off.PackCheckAfter(host, jobs_[1]).has_value());
 }
 

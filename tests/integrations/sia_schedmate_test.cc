@@ -13,7 +13,8 @@
 #include "history/sqlite_store.h"
 #include "integrations/sia_schedmate.h"
 #include "integrations/sia_throughputs.h"
-#include "integrations/sia_world.h"
+#include "world/sia_world.h"
+#include "world/world_artefacts.h"
 #include "solver/cbc_solver.h"
 
 namespace schedmate {
@@ -63,7 +64,8 @@ class SiaSchedmateTest : public ::testing::Test {
     std::vector<sia::SiaJobInput> inputs;
     for (const auto& j : specs) inputs.push_back({j.id, j.type, j.submit_s, j.batch_size});
     sia::SiaSimOptions options;
-    hooks_ = std::make_unique<SiaSchedmate>(world_, cluster_, *store_);
+    artefacts_ = std::make_unique<WorldArtefactSource>(world_.world, &catalog_, 1, &world_.by_job_id);
+    hooks_ = std::make_unique<SiaSchedmate>(*artefacts_, cluster_, *store_);
     if (with_history) hooks_->Attach(options);
     auto r = sia::RunSia(cluster_, profiles_, inputs, {}, options, &cbc_);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
@@ -77,6 +79,7 @@ class SiaSchedmateTest : public ::testing::Test {
                                                       {"bert", sia::TestProfile("bert")}};
   CbcSolver cbc_;
   SiaWorld world_;
+  std::unique_ptr<WorldArtefactSource> artefacts_;
   std::unique_ptr<SiaSchedmate> hooks_;
   std::string db_;
   std::unique_ptr<HistoryStore> store_;

@@ -12,7 +12,7 @@
 #include "experiments/standalone_experiment.h"
 #include "history/sqlite_store.h"
 #include "integrations/standalone_advice.h"
-#include "integrations/world_workload_model.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 namespace {
@@ -69,10 +69,10 @@ TEST(StandaloneExperimentTest, AdviceMatchesOnlyRunsThatEndedBeforeTheSubmit) {
   p.edit_prob = p.swap_model_prob = p.swap_dataset_prob = 0;
   WorldMap world = MapTrace(trace, catalog, p);
   ASSERT_EQ(world.jobs[0].project, world.jobs[1].project);
-  WorldWorkloadModel model(world, catalog);
+  WorldArtefactSource artefacts(world, &catalog, 1);
   auto store = OpenSqliteHistory(":memory:");
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  AdvisorDurationAdvice advice(world, model, **store, {});
+  AdvisorDurationAdvice advice(artefacts, **store, {});
   std::vector<SimJob> jobs(2);
   for (int i = 0; i < 2; ++i) {
     jobs[i].spec = &trace.jobs[i];

@@ -1,4 +1,4 @@
-#include "integrations/sia_world.h"
+#include "world/sia_world.h"
 
 #include <map>
 
@@ -30,7 +30,8 @@ uint64_t RepoKeyOf(const MappedJob& m) {
                               static_cast<int>(m.style), (unsigned long long)m.layout_seed));
 }
 
-void TrainApplication(const SiaAppWorkload& app, int32_t batch_size, MappedJob* m) {
+void TrainApplication(const std::string& name, const SiaAppWorkload& app, int32_t batch_size, MappedJob* m) {
+  m->job_name = StrFormat("%s-%d", name.c_str(), m->project);  // what a history record calls the run
   m->truth.family = app.family;
   m->truth.model_name = app.model_name;
   m->truth.model_type = app.model_type;
@@ -66,7 +67,7 @@ SiaWorld MapSiaTrace(const Trace& trace, const WorkloadCatalog& catalog, Mapping
     const JobSpec& j = owned.jobs[i];
     std::optional<SiaAppWorkload> app = SiaAppWorkloadFor(j.type);
     if (!app) continue;
-    TrainApplication(*app, j.batch_size, &out.world.jobs[i]);
+    TrainApplication(j.type, *app, j.batch_size, &out.world.jobs[i]);
     out.by_job_id.emplace(j.id, i);
   }
   return out;

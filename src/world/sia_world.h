@@ -11,8 +11,8 @@
 // (SiaAppWorkloadFor, after Pollux/Sia's application list) at the job's
 // requested batch size. Every job runs to its target in Sia's simulation, so
 // no end states are drawn.
-#ifndef SCHEDMATE_INTEGRATIONS_SIA_WORLD_H_
-#define SCHEDMATE_INTEGRATIONS_SIA_WORLD_H_
+#ifndef SCHEDMATE_WORLD_SIA_WORLD_H_
+#define SCHEDMATE_WORLD_SIA_WORLD_H_
 
 #include <optional>
 #include <string>
@@ -46,4 +46,4 @@ SiaWorld MapSiaTrace(const Trace& trace, const WorkloadCatalog& catalog, Mapping
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_INTEGRATIONS_SIA_WORLD_H_
+#endif  // SCHEDMATE_WORLD_SIA_WORLD_H_

@@ -1,4 +1,4 @@
-#include "integrations/world_workload_model.h"
+#include "experiments/world_workload_model.h"
 
 #include <algorithm>
 

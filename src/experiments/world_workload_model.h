@@ -10,8 +10,8 @@
 // [warmup_low, warmup_high] (named parameters; defaults 0.5 and 1.0, our
 // assumption). Memory is measured right. History, by contrast, holds the
 // steady-state utilisation of finished runs.
-#ifndef SCHEDMATE_INTEGRATIONS_WORLD_WORKLOAD_MODEL_H_
-#define SCHEDMATE_INTEGRATIONS_WORLD_WORKLOAD_MODEL_H_
+#ifndef SCHEDMATE_EXPERIMENTS_WORLD_WORKLOAD_MODEL_H_
+#define SCHEDMATE_EXPERIMENTS_WORLD_WORKLOAD_MODEL_H_
 
 #include <cstdint>
 
@@ -44,4 +44,4 @@ class WorldWorkloadModel final : public LucidWorkloadModel {
 
 }  // namespace schedmate
 
-#endif  // SCHEDMATE_INTEGRATIONS_WORLD_WORKLOAD_MODEL_H_
+#endif  // SCHEDMATE_EXPERIMENTS_WORLD_WORKLOAD_MODEL_H_
