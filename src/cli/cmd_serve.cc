@@ -134,6 +134,11 @@ void AddServeCommand(CLI::App& app) {
   cmd->add_option("--ledger", a->service.ledger,
                   "SQLite guard ledger whose audit trail GET /v1/audit and the dashboard show (default: the "
                   "history file when it is SQLite; none with Redis)");
+  cmd->add_option("--history-refresh-ms", a->service.history_refresh_ms,
+                  "How often at most to look for records other agents or replicas wrote to a shared history "
+                  "(their count changed: the index is rebuilt); 0 on every estimate, -1 never")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{-1}, int64_t{86400000}));
   cmd->add_option("--recent-jobs", a->service.recent_jobs,
                   "Jobs the dashboard remembers (GET /v1/jobs; the least recently answered go first)")
       ->capture_default_str()

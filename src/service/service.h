@@ -54,6 +54,10 @@ struct ServiceOptions {
   ChannelOptions exit{"exit", 1, 128, 500, 100};
   WorkChannel::BeforeTask before_task;  // test hook (work_channel.h)
   const Clock* clock = &SystemClock::Default();
+  // Other writers (agents, replicas) may add records to a shared history:
+  // at most this often the store's record count is checked, and the
+  // fingerprint index rebuilt when it changed. 0: on every estimate; < 0: never.
+  int64_t history_refresh_ms = 1000;
 };
 
 struct Reply {
@@ -98,6 +102,9 @@ class Service {
 
   // The store and its fingerprint index, opened on first need.
   Status EnsureStore();
+  // Under store_mu_: rebuilds the index when others wrote to the store since
+  // (options_.history_refresh_ms).
+  void RefreshIndexIfOthersWrote();
   Reply AdviseWork(const AdviseJob& job);
   Result<Json> WriteHistoryWork(const HistoryWriteRequest& request, const std::string& repo_spec);
   // Queues `work` on `channel` and waits for its reply up to the time limit.
@@ -115,6 +122,8 @@ class Service {
   std::mutex store_mu_;  // the store is one connection: one user at a time
   std::unique_ptr<HistoryStore> store_;
   std::unique_ptr<AdvisorHistory> history_;
+  int64_t indexed_count_ = -1;          // the store's record count the index reflects
+  int64_t last_refresh_check_ms_ = -1;  // when RefreshIndexIfOthersWrote last counted
   std::string store_error_;
   // Declared last: destroyed first, so no worker runs while the rest goes.
   std::unique_ptr<WorkChannel> submit_, run_, exit_;

@@ -36,6 +36,27 @@ TEST_F(ServiceTest, AdviseAnswersTheAdvisorsFactsThenEstimatesFromAWrittenRecord
   EXPECT_EQ(estimate["matches"][0]["id"], "run-1");
 }
 
+// A record another writer (an agent, a replica) adds to the shared history
+// estimates the next advice without a restart.
+TEST_F(ServiceTest, ARecordAnotherWriterAddsEstimatesTheNextAdvice) {
+  options_.history_refresh_ms = 0;
+  Start();
+  auto first = Post("/v1/advise", AdviseBody());
+  ASSERT_TRUE(first);
+  ASSERT_EQ(Body(first)["estimate"]["method"], "fallback");
+  ServiceOptions other = options_;  // a second replica on the same history file
+  auto replica = Service::Create(other);
+  ASSERT_TRUE(replica.ok()) << replica.status().message();
+  Reply written = (*replica)->WriteHistory(HistoryBody("run-elsewhere").dump());
+  ASSERT_EQ(written.status, 201) << written.body;
+  auto second = Post("/v1/advise", AdviseBody());
+  ASSERT_TRUE(second);
+  nlohmann::json estimate = Body(second)["estimate"];
+  EXPECT_EQ(estimate["method"], "history") << estimate.dump();
+  ASSERT_EQ(estimate["matches"].size(), 1u) << estimate.dump();
+  EXPECT_EQ(estimate["matches"][0]["id"], "run-elsewhere");
+}
+
 TEST_F(ServiceTest, RepeatedAdviseIsAnsweredFromTheCacheUntilARepositoryFileChanges) {
   Start();
   ASSERT_EQ(Post("/v1/advise", AdviseBody())->status, 200);
