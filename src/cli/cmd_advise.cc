@@ -21,6 +21,7 @@
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "core/time_format.h"
+#include "history/jsonl_export.h"
 #include "history/jsonl_import.h"
 #include "history/redis_store.h"
 #include "history/sqlite_store.h"
@@ -170,39 +171,23 @@ void HistoryImport(const HistoryArgs& a) {
 void HistoryExport(const HistoryArgs& a, bool list) {
   auto store = OpenHistory(a.history);
   if (!store.ok()) CommandFailed(store.status());
-  std::ofstream file;
   if (!list && !a.out.empty()) {
-    file.open(a.out, std::ios::binary);
-    if (!file) CommandFailed(NotFound(a.out + ": cannot write"));
+    auto n = ExportJsonl(**store, Env::Default(), a.out);
+    if (!n.ok()) CommandFailed(n.status());
+    std::fprintf(stderr, "exported %lld records to %s\n", (long long)*n, a.out.c_str());
+    return;
   }
-  int64_t n = 0;
   Status s = (*store)->ForEach([&](const HistoryRecord& r) -> Status {
-    ++n;
     if (list && !a.json) {
       std::printf("%-24s %-16s %8lld s  completed %s  gpus %d\n", r.job_id.c_str(),
                   std::string(EndReasonName(r.end_reason)).c_str(), (long long)r.duration_s,
                   FormatIso8601(r.completed_at_s).c_str(), r.num_gpus);
       return Status::Ok();
     }
-    Json j = RecordToJson(r);
-    if (list) {
-      j["completed_at"] = FormatIso8601(r.completed_at_s);
-    } else {
-      j["fingerprint"] = r.fingerprint;
-    }
-    if (file.is_open()) {
-      file << DumpJson(j) << "\n";
-    } else {
-      std::printf("%s\n", DumpJson(j).c_str());
-    }
+    std::printf("%s\n", DumpJson(list ? ListLine(r) : ExportLine(r)).c_str());
     return Status::Ok();
   });
   if (!s.ok()) CommandFailed(s);
-  if (file.is_open()) {
-    file.close();
-    if (!file) CommandFailed(NotFound(a.out + ": cannot write"));
-    std::fprintf(stderr, "exported %lld records to %s\n", (long long)n, a.out.c_str());
-  }
 }
 
 void HistoryShow(const HistoryArgs& a) {

@@ -12,7 +12,7 @@
 #include "core/json.h"
 #include "failure/evaluation.h"
 #include "loggen/failure_logs.h"
-#include "loggen/progress_logs.h"
+#include "loggen/progress_log_set.h"
 
 namespace schedmate {
 namespace {
@@ -24,44 +24,15 @@ struct GenLogsArgs {
   uint64_t seed = 1;
 };
 
-Json TruthJson(const ProgressLogTruth& t) {
-  auto num = [](const std::optional<double>& v) -> Json {
-    if (!v) return nullptr;
-    if (std::isnan(*v)) return "nan";
-    return *v;
-  };
-  return {{"step", t.step ? Json(*t.step) : Json(nullptr)},
-          {"total_steps", t.total_steps ? Json(*t.total_steps) : Json(nullptr)},
-          {"step_time_s", num(t.step_time_s)},
-          {"throughput", num(t.throughput)},
-          {"throughput_unit", t.throughput_unit ? Json(*t.throughput_unit) : Json(nullptr)},
-          {"loss", num(t.loss)}};
-}
-
 void GenProgressLogs(const GenLogsArgs& a) {
   ProgressLogOptions o;
   o.count = a.count;
   o.noisy_fraction = a.noisy;
   o.missing_fraction = a.missing;
   o.seed = a.seed;
-  std::ofstream out(a.out, std::ios::binary);
-  if (!out) CommandFailed(InvalidArgument(a.out + ": cannot write"));
-  std::map<std::string, int> per_format;
-  int noisy = 0;
-  size_t bytes = 0;
-  for (const auto& log : GenerateProgressLogs(o)) {
-    Json j = {{"id", log.id}, {"framework", log.format + (log.noisy ? " (noisy)" : "")},
-              {"noisy", log.noisy}, {"log", log.text}, {"truth", TruthJson(log.truth)}};
-    std::string row = DumpJson(j);
-    out << row << '\n';
-    bytes += row.size() + 1;
-    ++per_format[log.format];
-    noisy += log.noisy;
-  }
-  if (!out.flush()) CommandFailed(Unavailable(a.out + ": write failed"));
-  std::printf("wrote %s: %d logs (%d noisy), %.1f MB, seed %llu\n", a.out.c_str(), a.count, noisy, bytes / 1e6,
-              (unsigned long long)a.seed);
-  for (const auto& [name, n] : per_format) std::printf("  %-14s %d\n", name.c_str(), n);
+  Result<std::string> report = WriteProgressLogSet(a.out, o);
+  if (!report.ok()) CommandFailed(report.status());
+  std::fputs(report->c_str(), stdout);
 }
 
 struct GenFailureArgs {

@@ -16,7 +16,7 @@
 #include "cli/commands.h"
 #include "cli/world_trace_options.h"
 #include "core/json.h"
-#include "world/job_artifacts.h"
+#include "experiments/world_export.h"
 #include "world/repo_generator.h"
 #include "world/workload_catalog.h"
 
@@ -62,36 +62,11 @@ void Catalog(const WorldArgs& a) {
 }
 
 void Materialize(const WorldArgs& a) {
-  Rng rng(a.seed);
-  std::vector<std::string> families = a.family.empty() ? WorkloadFamilies() : std::vector<std::string>{a.family};
-  for (const auto& f : families)
-    if (std::find(WorkloadFamilies().begin(), WorkloadFamilies().end(), f) == WorkloadFamilies().end())
-      CommandFailed(InvalidArgument("--family " + f + ": not one of the 15 families (see `schedmate world catalog`)"));
-  int written = 0;
-  for (const auto& f : families)
-    for (int s = 0; s < kNumCodeStyles; ++s) {
-      auto style = static_cast<CodeStyle>(s);
-      if (a.style != "all" && a.style != CodeStyleName(style)) continue;
-      for (int i = 0; i < a.count; ++i) {
-        WorkloadTruth w = DrawWorkload(f, rng);
-        GeneratedRepo r = GenerateRepo(w, style, rng.NextU64());
-        std::string dir = a.out + "/" + f + "-" + CodeStyleName(style) + "-" + std::to_string(i);
-        for (const auto& [path, text] : r.files) {
-          std::filesystem::create_directories(std::filesystem::path(dir + "/" + path).parent_path());
-          std::ofstream(dir + "/" + path) << text;
-        }
-        std::ofstream(dir + "/COMMAND") << r.command << "\n";
-        std::ofstream(dir + "/TRUTH") << "model_name " << w.model_name << "\nmodel_type " << w.model_type
-                                      << "\ndataset " << w.dataset << "\ntraining_iterations " << w.iterations
-                                      << "\niteration_type " << w.iteration_type << "\nbatch_size " << w.batch_size
-                                      << "\nnum_gpus " << w.num_gpus << "\n";
-        ++written;
-      }
-    }
-  if (written == 0) CommandFailed(InvalidArgument("--style " + a.style + ": no such code style"));
+  Result<int> written = WriteGeneratedRepos({a.out, a.family, a.style, a.count, a.seed});
+  if (!written.ok()) CommandFailed(written.status());
   std::printf("wrote %d repositories under %s/ (each with COMMAND and TRUTH); try:\n"
               "  schedmate advise %s/<repo> --cmd \"$(cat %s/<repo>/COMMAND)\"\n",
-              written, a.out.c_str(), a.out.c_str(), a.out.c_str());
+              *written, a.out.c_str(), a.out.c_str(), a.out.c_str());
 }
 
 MappedTrace MapOrFail(const WorldTraceArgs& w) {
@@ -120,71 +95,19 @@ void Map(const WorldArgs& a) {
   std::printf("%s\n", DumpJson(j, 2).c_str());
 }
 
-Json JobLine(const JobSpec& j, const MappedJob& m, const std::string& repo, const std::string& log, const RenderedLog& r) {
-  const WorkloadTruth& t = m.truth;
-  Json line = {{"id", j.id}, {"submit_s", j.submit_s}, {"duration_s", j.duration_s}, {"gpus", j.gpus},
-               {"project", m.project}, {"name", m.job_name}, {"family", t.family}, {"style", CodeStyleName(m.style)},
-               {"repo", repo}, {"command", ""}, {"log", log},
-               {"truth", {{"model_name", t.model_name}, {"model_type", t.model_type}, {"dataset", t.dataset},
-                          {"training_iterations", t.iterations}, {"iteration_type", t.iteration_type},
-                          {"batch_size", t.batch_size}, {"num_gpus", t.num_gpus}}},
-               {"step_time_s", m.step_time_s}, {"total_steps", m.total_steps}, {"steps_run", m.steps_run},
-               {"log_every", m.log_every}, {"progress_lines", r.progress_records},
-               {"end_state", std::string(EndStateName(m.end_state))}, {"state_drawn", m.state_drawn}};
-  if (m.failure) {
-    line["failure_category"] = m.failure->category;
-    line["failure_component"] = m.failure->component;
-    line["root_line"] = r.root_line;
-  }
-  return line;
-}
-
-// A file name for a job id from the trace: ids are outside input.
-std::string SafeFileName(size_t index, const std::string& id) {
-  std::string s = std::to_string(index) + "-";
-  for (char c : id.substr(0, 80)) s += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' ? c : '_';
-  return s;
-}
-
 void MaterializeTrace(const WorldArgs& a) {
-  namespace fs = std::filesystem;
   MappedTrace m = MapOrFail(a.world);
-  std::vector<size_t> picked = SampleJobs(m.trace.jobs.size(), a.sample, a.world.params.seed);
-  std::error_code ec;
-  fs::create_directories(a.out + "/logs", ec);
-  std::ofstream jobs(a.out + "/jobs.jsonl");
-  if (ec || !jobs) CommandFailed(InvalidArgument("-o " + a.out + ": cannot create the output directory"));
-  RepoCache cache(4096);
-  std::set<uint64_t> repos;
-  size_t failed = 0;
-  for (size_t i : picked) {
-    const JobSpec& j = m.trace.jobs[i];
-    const MappedJob& mj = m.world.jobs[i];
-    std::string repo_rel = "repos/" + RepoKeyHex(mj.repo_key), log_rel;
-    RenderedLog log;
-    if (!a.metadata_only) {
-      auto repo = cache.Materialize(mj, a.out + "/repos");
-      if (!repo.ok()) CommandFailed(repo.status());
-      log = JobLogAtEnd(mj, j.id, StableHash(j.id) ^ a.world.params.seed);
-      log_rel = "logs/" + SafeFileName(i, j.id) + ".log";
-      std::ofstream(a.out + "/" + log_rel, std::ios::binary) << log.text;
-    }
-    repos.insert(mj.repo_key);
-    Json line = JobLine(j, mj, repo_rel, log_rel, log);
-    line["command"] = cache.Get(mj).command;
-    jobs << DumpJson(line) << "\n";
-    failed += mj.failure.has_value();
-  }
-  if (!jobs.flush()) CommandFailed(Internal("cannot write " + a.out + "/jobs.jsonl"));
+  Result<WorldExport> e = ExportMappedTrace(m, {a.out, a.sample, a.world.params.seed, a.metadata_only});
+  if (!e.ok()) CommandFailed(e.status());
   std::printf("%s", DescribeMapping(m).c_str());
   if (a.metadata_only) {
-    std::printf("\nwrote the metadata of %zu jobs (%zu failed, %zu distinct repositories) to %s/jobs.jsonl\n", picked.size(),
-                failed, repos.size(), a.out.c_str());
+    std::printf("\nwrote the metadata of %zu jobs (%zu failed, %zu distinct repositories) to %s/jobs.jsonl\n", e->jobs,
+                e->failed, e->repositories, a.out.c_str());
     return;
   }
   std::printf("\nwrote %zu jobs (%zu failed) to %s/: jobs.jsonl, logs/, and %zu distinct repositories in repos/\n"
               "check them with the real components:  schedmate world check %s\n",
-              picked.size(), failed, a.out.c_str(), repos.size(), a.out.c_str());
+              e->jobs, e->failed, a.out.c_str(), e->repositories, a.out.c_str());
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+// `schedmate train failure-model`: fits the Failure Handler's learned
+// classifier — the root-line and class models and the signature trust —
+// on failed logs with labels, and writes them under `out_dir`. Records whose
+// "split" is "val" are never read.
+#ifndef SCHEDMATE_FAILURE_FAILURE_TRAINING_H_
+#define SCHEDMATE_FAILURE_FAILURE_TRAINING_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace schedmate {
+
+struct FailureTrainingOptions {
+  std::vector<std::string> datasets;
+  std::string out_dir = "data";
+  int epochs = 30;
+  double rate = 0.2, l2 = 1e-4, min_weight = 0.01, root_weight = 8;
+};
+
+// Trains, writes the three TSVs, and returns what the command prints; the
+// training notice goes to `log` (may be null).
+Result<std::string> TrainFailureModels(const FailureTrainingOptions& options, std::FILE* log);
+
+}  // namespace schedmate
+
+#endif  // SCHEDMATE_FAILURE_FAILURE_TRAINING_H_
