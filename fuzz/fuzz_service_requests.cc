@@ -18,5 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)schedmate::ParseTrackRequest(*body, &field);
   (void)schedmate::ParseDiagnoseRequest(*body, &field);
   (void)schedmate::ParseHistoryWriteRequest(*body, &field);
+  (void)schedmate::ParseJobEventsRequest(*body, &field);
   return 0;
 }

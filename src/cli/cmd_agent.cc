@@ -10,10 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include "agent/event_report.h"
 #include "agent/slurm_agent.h"
 #include "cli/commands.h"
 #include "cli/history_open.h"
 #include "core/json.h"
+#include "core/token_file.h"
 #include "history/sqlite_guard_ledger.h"
 
 namespace schedmate {
@@ -32,6 +36,8 @@ struct AgentArgs {
   std::vector<std::string> health_commands, node_logs;
   double health_timeout_s = 120;
   double slurm_timeout_s = 30;
+  std::string report_to, report_token_file;  // a `schedmate serve` whose dashboard shows our jobs
+  double report_timeout_s = 2;
   RecoveryGuards guards;
 };
 
@@ -151,6 +157,21 @@ void RunSlurmAgent(const AgentArgs& a) {
   options.partitions = {a.partitions.begin(), a.partitions.end()};
   SlurmAgent agent(options, {&slurm, &*history, ledger->get(), checks.empty() ? nullptr : &checks,
                              &SystemClock::Default(), &*state, file ? &*file : nullptr});
+  std::optional<EventReporter> reporter;
+  if (!a.report_to.empty()) {
+    ReportOptions r;
+    r.base_url = a.report_to;
+    r.deadline_s = a.report_timeout_s;
+    if (!a.report_token_file.empty()) {
+      auto token = ReadTokenFile(a.report_token_file, "--report-token-file");
+      if (!token.ok()) CommandFailed(token.status());
+      r.token = *token;
+    }
+    reporter.emplace(r);
+  }
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  const std::string source = std::string("agent slurm@") + host;
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
   for (int64_t poll = 1; !g_stop; ++poll) {
@@ -158,6 +179,9 @@ void RunSlurmAgent(const AgentArgs& a) {
     if (!events.ok() && a.once) CommandFailed(events.status());
     if (!events.ok()) std::fprintf(stderr, "agent: poll %lld: %s\n", (long long)poll, events.status().message().c_str());
     else PrintEvents(*events, a.json);
+    if (events.ok() && reporter)  // the dashboard is for people: a report that fails is said and dropped
+      if (Status s = reporter->Report(*events, source); !s.ok())
+        PrintEvents({Json{{"event", "report_error"}, {"why", s.message()}}}, a.json);
     if (a.once || (a.max_polls > 0 && poll >= a.max_polls)) break;
     Wait(a.interval_s);
   }
@@ -213,6 +237,14 @@ void AddAgentCommand(CLI::App& app) {
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--cooldown", a->guards.cooldown_s, "Seconds between two requeues of a job")
       ->capture_default_str()->check(CLI::Range(0, 100000000));
+  cmd->add_option("--report-to", a->report_to,
+                  "A `schedmate serve` (http://127.0.0.1:8470) whose dashboard also shows this agent's jobs: each "
+                  "poll's advice, progress and failures go to its POST /v1/jobs/events");
+  cmd->add_option("--report-token-file", a->report_token_file,
+                  "That service's bearer token (a file only you can read; the service's --token-file)");
+  cmd->add_option("--report-timeout", a->report_timeout_s, "Seconds one poll's report may take; then it is dropped")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 60.0));
   cmd->add_flag("--json", a->json, "One JSON object per event and line");
   cmd->callback([a] { RunSlurmAgent(*a); });
 }

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/history_open.h"
 #include "core/file_io.h"
+#include "core/token_file.h"
 #include "service/http_server.h"
 #include "service/service.h"
 
@@ -25,17 +26,6 @@ struct ServeArgs {
   std::string token_file;
   std::vector<std::string> channels;  // "submit:workers=4,queue=512,rate=2000,burst=400"
 };
-
-// The token: the file's first line. Refused when others may read the file.
-Result<std::string> ReadToken(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return NotFound("--token-file " + path + ": does not exist");
-  if (st.st_mode & 077) return InvalidArgument("--token-file " + path + ": readable by others (chmod 600 it)");
-  ASSIGN_OR_RETURN(std::string text, ReadFileCapped(path, 4096));
-  std::string token = text.substr(0, text.find_first_of("\r\n"));
-  if (token.size() < 16) return InvalidArgument("--token-file " + path + ": the token needs at least 16 characters");
-  return token;
-}
 
 Status SetChannelField(ChannelOptions* c, const std::string& key, const std::string& value, const std::string& spec) {
   char* end = nullptr;
@@ -91,7 +81,7 @@ void StopOnSignal(HttpServer* server) {
 
 void Serve(ServeArgs a) {
   if (!a.token_file.empty()) {
-    auto token = ReadToken(a.token_file);
+    auto token = ReadTokenFile(a.token_file, "--token-file");
     if (!token.ok()) CommandFailed(token.status());
     a.service.token = *token;
   }

@@ -42,7 +42,8 @@ ApiError ProtocolError(int status, size_t max_body_bytes) {
 std::string EndpointOf(const std::string& path) {
   static const std::map<std::string, std::string> kNames = {{"/v1/advise", "advise"},     {"/v1/track", "track"},
                                                             {"/v1/diagnose", "diagnose"}, {"/v1/history", "history"},
-                                                            {"/v1/jobs", "jobs"},         {"/v1/audit", "audit"}};
+                                                            {"/v1/jobs", "jobs"},         {"/v1/audit", "audit"},
+                                                            {"/v1/jobs/events", "jobs_events"}};
   auto it = kNames.find(path);
   return it == kNames.end() ? "other" : it->second;
 }
@@ -122,6 +123,8 @@ void HttpServer::Routes() {
   server_->Get("/v1/history",
                route("history_read", false, true, [&s](const auto& req) { return s.ReadHistory(Query(req)); }));
   server_->Get("/v1/jobs", route("jobs", false, true, [&s](const auto& req) { return s.Jobs(Query(req)); }));
+  server_->Post("/v1/jobs/events",
+                route("jobs_events", true, true, [&s](const auto& req) { return s.RecordJobEvents(req.body); }));
   server_->Get("/v1/audit", route("audit", false, true, [&s](const auto& req) { return s.Audit(Query(req)); }));
   auto page = [](const auto&) { return DashboardAsset(DashboardHtml(), "text/html; charset=utf-8"); };
   server_->Get("/", route("dashboard", false, false, page));

@@ -203,6 +203,60 @@ Result<HistoryWriteRequest> ParseHistoryWriteRequest(const Json& body, std::stri
   return r;
 }
 
+Result<JobEventsRequest> ParseJobEventsRequest(const Json& body, std::string* bad_field) {
+  FieldReader in(body, "", bad_field);
+  JobEventsRequest r;
+  RETURN_IF_ERROR(in.OnlyKnown({"source", "events"}));
+  RETURN_IF_ERROR(in.String("source", &r.source, false, 256));
+  auto events = body.find("events");
+  if (events == body.end() || !events->is_array() || events->empty() || events->size() > kMaxJobEvents)
+    return in.Fail("events", InvalidArgument("field 'events' must be an array of 1 to " +
+                                             std::to_string(kMaxJobEvents) + " events"));
+  for (size_t i = 0; i < events->size(); ++i) {
+    const Json& e = (*events)[i];
+    const std::string prefix = "events[" + std::to_string(i) + "].";
+    if (!e.is_object()) return in.Fail(prefix.substr(0, prefix.size() - 1), InvalidArgument("an event must be an object"));
+    FieldReader ev(e, prefix, bad_field);
+    JobEvent out;
+    RETURN_IF_ERROR(ev.OnlyKnown({"job_id", "kind", "command", "workdir", "repo", "advice", "progress", "diagnosis",
+                                  "located"}));
+    RETURN_IF_ERROR(ev.String("job_id", &out.job_id, true, 256));
+    if (out.job_id.empty()) return ev.Fail("job_id", InvalidArgument("field '" + prefix + "job_id' is empty"));
+    std::string kind;
+    RETURN_IF_ERROR(ev.String("kind", &kind, true, 32));
+    const char* part = kind == "advice" ? "advice" : kind == "progress" ? "progress" : kind == "failure" ? "diagnosis" : "";
+    if (!*part)
+      return ev.Fail("kind", InvalidArgument("field '" + prefix + "kind' must be advice, progress or failure"));
+    out.kind = kind == "advice" ? JobEvent::Kind::kAdvice : kind == "progress" ? JobEvent::Kind::kProgress
+                                                                                : JobEvent::Kind::kFailure;
+    for (const char* f : {"command", "workdir", "repo"}) {
+      std::string v;
+      RETURN_IF_ERROR(ev.String(f, &v, false, kMaxCommandBytes));
+      if (!v.empty()) out.request[std::string(f) == "command" ? "cmd" : f] = v;
+    }
+    ASSIGN_OR_RETURN(const Json* payload, ev.Object(part));
+    if (!payload) return ev.Fail(part, InvalidArgument("field '" + prefix + part + "' is missing for kind " + kind));
+    out.body = *payload;
+    if (auto located = e.find("located"); located != e.end() && !located->is_null()) {
+      if (!located->is_array() || located->size() > kMaxLocatedLines)
+        return ev.Fail("located", InvalidArgument("field '" + prefix + "located' must be an array of at most " +
+                                                  std::to_string(kMaxLocatedLines) + " lines"));
+      for (const Json& line : *located) {
+        auto index = line.find("index");
+        auto text = line.find("text");
+        if (!line.is_object() || index == line.end() || !index->is_number_integer() || text == line.end() ||
+            !text->is_string() || text->get_ref<const std::string&>().size() > (64u << 10))
+          return ev.Fail("located", InvalidArgument("field '" + prefix +
+                                                    "located' holds a line that is not {index: integer, text: "
+                                                    "string of at most 64 KiB}"));
+        out.located.emplace_back(index->get<int64_t>(), text->get<std::string>());
+      }
+    }
+    r.events.push_back(std::move(out));
+  }
+  return r;
+}
+
 Result<int64_t> ParseQueryLimit(const std::map<std::string, std::string>& query,
                                 std::initializer_list<std::string_view> known, int64_t default_limit,
                                 std::string* bad_field) {

@@ -12,10 +12,14 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/json.h"
 #include "core/status.h"
 #include "failure/recovery.h"
+#include "failure/root_cause.h"
 #include "history/record.h"
 
 namespace schedmate {
@@ -54,6 +58,26 @@ struct DiagnoseRequest {
   JobContext job;  // for the recovery plan (advice only: nothing is executed)
 };
 
+// POST /v1/jobs/events: what an agent beside the cluster manager learned of
+// its jobs (`schedmate agent slurm --report-to`), so the dashboard shows the
+// cluster's jobs beside the ones this service answered. The parts are the
+// components' own JSON (advice, progress report, diagnosis); the dashboard's
+// book keeps only their known fields, each string cut (recent_jobs.h).
+struct JobEvent {
+  enum class Kind { kAdvice, kProgress, kFailure };
+  std::string job_id;
+  Kind kind = Kind::kAdvice;
+  Json request = Json::object();  // advice: cmd, workdir, repo
+  Json body = Json::object();     // advice {metadata, estimate}, the progress report, or the diagnosis
+  LineWindow located;             // failure: the lines located around the root cause
+};
+struct JobEventsRequest {
+  std::string source;  // who reports ("agent slurm@host"), for the log
+  std::vector<JobEvent> events;
+};
+inline constexpr size_t kMaxJobEvents = 200;
+inline constexpr size_t kMaxLocatedLines = 64;
+
 // POST /v1/history: a finished job. Its metadata comes from `repo` + `cmd`
 // (as `schedmate history add` extracts it) unless the record carries a
 // fingerprint and its metadata (the `history export` format).
@@ -71,6 +95,7 @@ Result<AdviseRequest> ParseAdviseRequest(const Json& body, std::string* bad_fiel
 Result<TrackRequest> ParseTrackRequest(const Json& body, std::string* bad_field);
 Result<DiagnoseRequest> ParseDiagnoseRequest(const Json& body, std::string* bad_field);
 Result<HistoryWriteRequest> ParseHistoryWriteRequest(const Json& body, std::string* bad_field);
+Result<JobEventsRequest> ParseJobEventsRequest(const Json& body, std::string* bad_field);
 
 // A GET's query: only `known` parameters, and "limit" (when given) an
 // integer in [1, 1000]; returns the limit or `default_limit`. On error

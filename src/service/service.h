@@ -87,6 +87,8 @@ class Service {
   // process answered, newest first, each match with its history record's
   // summary. Audit: the newest `limit` (1–1000, 100) audit records, oldest first.
   Reply Jobs(const std::map<std::string, std::string>& query);
+  // POST /v1/jobs/events: an agent's reports of its jobs, into the dashboard's book.
+  Reply RecordJobEvents(const std::string& body);
   Reply Audit(const std::map<std::string, std::string>& query);
   Reply Health() const;
   Reply Ready();

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "history/record.h"
+#include "service/requests.h"
 #include "service/service.h"
 
 namespace schedmate {
@@ -60,6 +61,24 @@ Reply Service::Jobs(const std::map<std::string, std::string>& query) {
   std::vector<Json> jobs = jobs_.Newest(static_cast<size_t>(*limit));
   AddMatchedRecords(&jobs);
   return JsonOk(Json{{"jobs", std::move(jobs)}, {"capacity", jobs_.capacity()}, {"now_ms", options_.clock->NowMs()}});
+}
+
+Reply Service::RecordJobEvents(const std::string& body) {
+  auto json = ParseRequestBody(body);
+  if (!json.ok()) return ErrorReply(InvalidJson(json.status().message()));
+  std::string bad_field;
+  auto request = ParseJobEventsRequest(*json, &bad_field);
+  if (!request.ok()) return ErrorReply(InvalidRequest(bad_field, request.status().message()));
+  const int64_t now = options_.clock->NowMs();
+  for (const JobEvent& e : request->events) {
+    const JobRef ref{e.job_id, ""};
+    switch (e.kind) {
+      case JobEvent::Kind::kAdvice: jobs_.RecordAdvice(ref, e.request, e.body, now); break;
+      case JobEvent::Kind::kProgress: jobs_.RecordProgress(ref, e.body, now); break;
+      case JobEvent::Kind::kFailure: jobs_.RecordFailure(ref, e.body, e.located, now); break;
+    }
+  }
+  return {202, DumpJson(Json{{"recorded", request->events.size()}}), "application/json", 0, {}};
 }
 
 Reply Service::Audit(const std::map<std::string, std::string>& query) {

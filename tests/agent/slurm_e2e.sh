@@ -28,9 +28,11 @@ done
 
 work=$(mktemp -d /tmp/schedmate-slurm-e2e.XXXXXX)
 agent_pid=""
+serve_pid=""
 cleanup() {
   local rc=$?
   [[ -n $agent_pid ]] && kill "$agent_pid" 2>/dev/null && wait "$agent_pid" 2>/dev/null
+  [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
   bash "$root/scripts/slurm_cluster.sh" stop --dir "$work/cluster" >/dev/null 2>&1 || true
   if [[ $rc -eq 0 ]]; then rm -rf "$work"; else echo "e2e: FAILED, files kept in $work" >&2; fi
 }
@@ -111,7 +113,15 @@ rm -f "$work/faults/$node_e"  # the "hardware" was repaired before the next phas
 # record completed in the very second of the submit does not count (it could
 # be the future). The renamed copy must be submitted after $a's end second.
 while (( $(date +%s) <= $(date -d "$(field "$a" EndTime)" +%s) )); do sleep 0.2; done
+# The service whose dashboard shows the agent's jobs (agent --report-to).
+(umask 077; echo "e2e-dashboard-token-0123456789" > "$work/token")
+"$bin" serve --port 0 --history "$work/serve-history.db" --token-file "$work/token" >"$work/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 50); do grep -q "listening on" "$work/serve.out" && break; sleep 0.1; done
+serve_url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/serve.out" | head -1)
+[[ -n $serve_url ]] || fail "schedmate serve did not start: $(cat "$work/serve.out")"
 "$bin" agent slurm "${agent_flags[@]}" --interval 1 --enforce comment,priority,drain,requeue \
+  --report-to "$serve_url" --report-token-file "$work/token" \
   >"$work/enforce.jsonl" 2>"$work/agent.err" &
 agent_pid=$!
 c=$(submit resnet-copy job.sh)
@@ -150,4 +160,19 @@ ok "enforce: renamed copy $c (resnet-copy) estimated from slurm-$a; comment '$co
 has_event "$work/enforce.jsonl" "e['event']=='progress' and e['job']=='$c' and (e['progress'].get('step') or 0) > 0" ||
   fail "no progress tracked for the running job $c"
 ok "enforce: progress tracked incrementally ($(grep -c '"event":"progress"' "$work/enforce.jsonl") progress events)"
+# The dashboard's book holds what the agent reported: the copy's estimate
+# from slurm-$a and its progress, the ECC job's failure with its located lines.
+curl -s "$serve_url/v1/jobs" >"$work/jobs.json"
+python3 - "$work/jobs.json" "$c" "$a" "$e2" <<'EOF2' || fail "the dashboard does not show the agent's jobs: $(head -c 600 "$work/jobs.json")"
+import json, sys
+jobs = {j["job_id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+c, a, e2 = ("slurm-" + x for x in sys.argv[2:5])
+advice = jobs[c]["advice"]
+assert advice["estimate"]["method"] == "history" and any(m["id"] == a for m in advice["estimate"]["matches"]), advice
+assert (jobs[c]["progress"] or {}).get("step", 0) > 0, jobs[c]["progress"]
+failure = jobs[e2]["failure"]
+assert failure["error_type"] == "infrastructure" and "ECC" in failure["root_cause_line"], failure
+assert any(l["root"] for l in failure["context"]), failure["context"]
+EOF2
+ok "dashboard: $(python3 -c "import json; print(len(json.load(open('$work/jobs.json'))['jobs']))") jobs reported by the agent to $serve_url (copy $c estimated from slurm-$a with progress; ECC job $e2's failure with its located lines)"
 ok "audit: $(grep -c . "$work/audit.jsonl") records; all done in $(($(date +%s) - t0)) s"

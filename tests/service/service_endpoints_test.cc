@@ -57,6 +57,44 @@ TEST_F(ServiceTest, ARecordAnotherWriterAddsEstimatesTheNextAdvice) {
   EXPECT_EQ(estimate["matches"][0]["id"], "run-elsewhere");
 }
 
+// An agent's reports of the cluster's jobs (agent slurm --report-to) enter
+// the dashboard's book beside the jobs the service answered; they need the
+// token, and a bad event is a 400 naming it.
+TEST_F(ServiceTest, AnAgentsJobEventsShowOnTheDashboard) {
+  Start();
+  nlohmann::json body = {
+      {"source", "agent slurm@test"},
+      {"events",
+       {{{"job_id", "slurm-7"}, {"kind", "advice"}, {"command", "bash job.sh"},
+         {"advice", {{"metadata", {{"model_name", "resnet50"}}}, {"estimate", {{"method", "history"}, {"duration_s", 7}}}}}},
+        {{"job_id", "slurm-7"}, {"kind", "progress"}, {"progress", {{"status", "ok"}, {"step", 30}, {"eta_s", 1.5}}}},
+        {{"job_id", "slurm-8"}, {"kind", "failure"},
+         {"diagnosis", {{"error_type", "infrastructure"}, {"root_cause_line", "NVRM: Xid 48"}, {"root_cause_line_index", 2}}},
+         {"located", {{{"index", 1}, {"text", "step 5"}}, {{"index", 2}, {"text", "NVRM: Xid 48"}}}}}}}};
+  auto refused = Post("/v1/jobs/events", body);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 401);
+  auto bad = PostText("/v1/jobs/events", R"({"events":[{"job_id":"x","kind":"launch"}]})", kTestToken);
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_NE(bad->body.find("events[0].kind"), std::string::npos) << bad->body;
+  auto recorded = Post("/v1/jobs/events", body, kTestToken);
+  ASSERT_TRUE(recorded);
+  ASSERT_EQ(recorded->status, 202) << recorded->body;
+  auto jobs = client_->Get("/v1/jobs");
+  ASSERT_TRUE(jobs);
+  nlohmann::json list = Body(jobs)["jobs"];
+  ASSERT_EQ(list.size(), 2u) << list.dump();
+  nlohmann::json j7 = list[0]["job_id"] == "slurm-7" ? list[0] : list[1];
+  nlohmann::json j8 = list[0]["job_id"] == "slurm-8" ? list[0] : list[1];
+  EXPECT_EQ(j7["advice"]["estimate"]["duration_s"], 7);
+  EXPECT_EQ(j7["advice"]["cmd"], "bash job.sh");
+  EXPECT_EQ(j7["progress"]["step"], 30);
+  EXPECT_EQ(j8["failure"]["root_cause_line"], "NVRM: Xid 48");
+  ASSERT_EQ(j8["failure"]["context"].size(), 2u);
+  EXPECT_EQ(j8["failure"]["context"][1]["root"], true);
+}
+
 TEST_F(ServiceTest, RepeatedAdviseIsAnsweredFromTheCacheUntilARepositoryFileChanges) {
   Start();
   ASSERT_EQ(Post("/v1/advise", AdviseBody())->status, 200);
