@@ -14,6 +14,7 @@
 #include "cli/progress.h"
 #include "sim/outputs.h"
 #include "experiments/lucid_experiment.h"
+#include "experiments/lucid_files.h"
 #include "core/data_paths.h"
 #include "core/json.h"
 #include "core/str_format.h"
@@ -33,49 +34,12 @@ struct LucidArgs {
   std::string progress = "auto";
 };
 
-std::vector<LucidVariant> Ablations() {
-  std::vector<LucidVariant> v;
-  auto add = [&](std::string label, auto edit) {
-    LucidVariant x;
-    x.label = std::move(label);
-    edit(x);
-    v.push_back(x);
-  };
-  add("lucid+schedmate", [](LucidVariant&) {});
-  add("advisor only", [](LucidVariant& x) { x.schedmate.use_tracker = false; });
-  add("tracker only", [](LucidVariant& x) { x.schedmate.use_advisor = x.schedmate.write_back = false; });
-  for (double t : {0.3, 0.7, 0.9}) add(StrFormat("undo threshold %.1f", t), [t](LucidVariant& x) { x.undo_threshold = t; });
-  for (double d : {0.0, 0.25, 0.5, 0.6, 0.75})
-    add(StrFormat("detection %.2f", d), [d](LucidVariant& x) { x.schedmate.detection_rate = d; });
-  for (double h : {0.25, 0.5, 0.75}) add(StrFormat("hit rate x%.2f", h), [h](LucidVariant& x) { x.schedmate.hit_rate_scale = h; });
-  add("LLM advisor (9 s)", [](LucidVariant& x) { x.schedmate.advisor_latency_s = 9; });
-  return v;
-}
-
-// "lucid+schedmate" → "lucid_schedmate", "undo threshold 0.3" → "undo_threshold_0.3".
-std::string FileLabel(const std::string& label) {
-  std::string out;
-  for (char c : label) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
-  return out;
-}
-
 void RunLucid(const LucidArgs& a) {
   LucidExperimentConfig c;
   if (!a.config.empty()) {
-    auto j = ReadJsonFile(a.config);
-    if (!j.ok()) CommandFailed(j.status());
-    auto parsed = LucidConfigFromJson(*j, a.config);
+    auto parsed = ReadLucidConfigFile(a.config, a.shared);
     if (!parsed.ok()) CommandFailed(parsed.status());
     c = std::move(parsed).value();
-    // Paths in a config: ${SHARED}/… under the shared data, else relative to the config file.
-    if (!c.shared.empty() && a.shared.empty()) {
-      auto s = ResolveConfigPath(c.shared, a.config, "shared", SharedDir{});
-      if (!s.ok()) CommandFailed(s.status());
-      c.shared = *s;
-    }
-    auto trace = ResolveConfigPath(c.trace_path, a.config, "trace.path", FindSharedDir(a.shared.empty() ? c.shared : a.shared));
-    if (!trace.ok()) CommandFailed(trace.status());
-    c.trace_path = *trace;
   }
   if (!a.shared.empty()) c.shared = a.shared;
   if (!a.trace.empty()) c.trace_path = a.trace, c.synth.clear();
@@ -92,7 +56,7 @@ void RunLucid(const LucidArgs& a) {
   if (a.max_jobs > 0) c.max_jobs = a.max_jobs;
   if (a.max_gpus > 0) c.max_gpus = a.max_gpus;
   if (a.seed >= 0) c.seed = static_cast<uint64_t>(a.seed), c.mapping.seed = static_cast<uint64_t>(a.seed);
-  if (a.ablations) c.variants = Ablations();
+  if (a.ablations) c.variants = LucidAblations();
   if (c.trace_path.empty() && c.synth.empty()) CommandFailed(InvalidArgument("give --config FILE, --trace FILE or --synth PROFILE"));
   ConsoleProgress progress(ConsoleProgress::Wanted(a.progress));
   auto r = RunLucidComparison(c, [&](const std::string& label, const SimProgress& p) { progress.Update(label, p); });
@@ -100,15 +64,7 @@ void RunLucid(const LucidArgs& a) {
   if (!r.ok()) CommandFailed(r.status());
   if (!r->catalog_notice.empty()) std::fprintf(stderr, "%s\n", r->catalog_notice.c_str());
   if (!a.out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.out, ec);
-    std::vector<PolicyRun> runs;
-    for (const auto& run : r->runs) runs.push_back(run.run);
-    std::ofstream(a.out + "/summary.json") << DumpJson(LucidComparisonToJson(*r), 2) << "\n";
-    std::ofstream(a.out + "/table.txt") << FormatLucidTable(*r);
-    Status s = WritePlots(runs, a.out, r->setting);
-    for (size_t i = 0; s.ok() && i < runs.size(); ++i) s = WriteJobsCsvFile(runs[i].result, a.out + "/" + FileLabel(runs[i].summary.policy) + "_jobs.csv");
-    if (!s.ok()) CommandFailed(s);
+    if (Status s = WriteLucidOutputs(*r, a.out); !s.ok()) CommandFailed(s);
   }
   if (a.json) {
     std::printf("%s\n", DumpJson(LucidComparisonToJson(*r), 2).c_str());
