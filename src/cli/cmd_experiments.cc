@@ -4,14 +4,18 @@
 // experiments/sweep_*.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "core/json.h"
+#include "experiments/research_report.h"
 #include "experiments/sweep_local.h"
 #include "experiments/sweep_merge.h"
 #include "experiments/sweep_plan.h"
@@ -25,6 +29,7 @@ namespace fs = std::filesystem;
 
 struct RunArgs {
   std::string sweep, out;
+  std::vector<std::string> only;
   bool slurm = false, local = false, no_wait = false, force = false, dry_run = false, json = false;
   int parallel = 1, max_concurrent = 0;
   double poll_s = 2, timeout_s = 0;
@@ -115,7 +120,91 @@ bool RunSlurm(const SweepPlan& plan, const std::string& dir, const RunArgs& a) {
   return true;
 }
 
-void Run(const RunArgs& a) {
+std::string HostName() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  return host;
+}
+
+std::string UtcNow() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return buf;
+}
+
+// A research suite: every sweep of the directory (or --only some) through one
+// pool of -j slots into OUT/<sweep>/, then OUT/README.md and its plots.
+void RunSuite(const RunArgs& a, const std::string& command) {
+  if (a.slurm)
+    CommandFailed(InvalidArgument("a suite runs locally; on SLURM run each sweep with 'experiments run SWEEP.json "
+                                  "--slurm --out OUT/<sweep name>', then 'experiments report OUT --suite DIR'"));
+  auto specs = ReadSuite(a.sweep, a.only);
+  if (!specs.ok()) CommandFailed(specs.status());
+  const std::string out = Absolute(a.out);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) CommandFailed(Unavailable(out + ": cannot create: " + ec.message()));
+  const std::string self = SelfBinary();
+  std::vector<SweepPlan> plans;
+  for (const SweepSpec& spec : *specs) plans.push_back(ExpandSweep(spec, self, out + "/" + spec.name));
+  std::vector<LocalSweep> pool;
+  for (const SweepPlan& plan : plans) {
+    const std::string dir = out + "/" + plan.name;
+    if (Status s = WriteSweepPlan(plan, dir, a.force); !s.ok()) CommandFailed(s);
+    pool.push_back({&plan, dir});
+  }
+  size_t total = 0;
+  for (const SweepPlan& p : plans) total += p.tasks.size();
+  if (a.dry_run) {
+    for (const LocalSweep& s : pool) PrintDryRun(*s.plan, s.dir, false);
+    std::printf("%zu sweeps, %zu tasks (nothing run)\n", plans.size(), total);
+    return;
+  }
+  const std::string started = UtcNow();
+  const auto t0 = std::chrono::steady_clock::now();
+  size_t done = 0;
+  LocalRunOptions options{a.parallel, [&](const SweepTask& t, const TaskResult& r) {
+                            ++done;
+                            const double at = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                            std::fprintf(stderr, "[%zu/%zu %.0f s] %s / %s / seed %lld: %s, %.1f s\n", done, total, at,
+                                         t.experiment.c_str(), t.setting.c_str(), static_cast<long long>(t.seed),
+                                         r.exit_code == 0 ? "ok" : ("FAILED exit " + std::to_string(r.exit_code)).c_str(),
+                                         r.wall_s);
+                          }};
+  if (Status s = RunSweepsLocally(pool, options); !s.ok()) CommandFailed(s);
+  SuiteRun run;
+  run.suite_dir = a.sweep;
+  run.command = command;
+  run.host = HostName();
+  run.started = started;
+  run.parallel = a.parallel;
+  run.cores = static_cast<int>(std::thread::hardware_concurrency());
+  size_t failed = 0;
+  for (const LocalSweep& s : pool) {
+    auto merged = MergeSweep(s.dir);
+    if (!merged.ok()) CommandFailed(merged.status());
+    if (Status st = WriteFileAtomically(s.dir + "/summary.json", DumpJson(MergedSweepToJson(*merged), 2) + "\n");
+        !st.ok())
+      CommandFailed(st);
+    failed += merged->failed + merged->missing;
+    run.sweeps.push_back(s.plan->name);
+    std::printf("%s: %zu tasks, %zu ok, %zu failed, %zu missing\n", s.plan->name.c_str(), merged->tasks.size(),
+                merged->ok, merged->failed, merged->missing);
+  }
+  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (Status s = WriteFileAtomically(out + "/suite.json", DumpJson(SuiteRunToJson(run), 2) + "\n"); !s.ok())
+    CommandFailed(s);
+  if (Status s = WriteResearchReport(a.sweep, out, run); !s.ok()) CommandFailed(s);
+  std::printf("wrote %s/README.md (end to end %.1f s)\n", out.c_str(), run.wall_s);
+  std::fflush(stdout);
+  if (failed) CommandFailed(Internal(std::to_string(failed) + " tasks failed or are missing (named in " + out + "/README.md)"));
+}
+
+void Run(const RunArgs& a, const std::string& command) {
+  std::error_code ec;
+  if (fs::is_directory(a.sweep, ec)) return RunSuite(a, command);
+  if (!a.only.empty()) CommandFailed(InvalidArgument("--only selects sweeps of a suite: give a directory, not " + a.sweep));
   auto spec = ReadSweepFile(a.sweep);
   if (!spec.ok()) CommandFailed(spec.status());
   const std::string dir = Absolute(a.out);
@@ -154,7 +243,12 @@ void AddRun(CLI::App* experiments) {
       "--array=0-(N-1), each array task running its argv into DIR/task-<i>/), wait, and merge every task's\n"
       "--json summary into DIR/summary.json and a table with the mean over seeds. A failed or missing task\n"
       "is named with its stderr path and the command exits 1. Format: docs/experiments.md.");
-  cmd->add_option("sweep", a->sweep, "The sweep file (JSON)")->required();
+  cmd->add_option("sweep", a->sweep,
+                  "The sweep file (JSON), or a research suite: a directory of sweep files (configs/research), run\n"
+                  "into OUT/<sweep>/ with one report OUT/README.md (tables beside the research, plots, costs, wall)")
+      ->required();
+  cmd->add_option("--only", a->only, "Suite: run only this sweep (by name; repeatable or comma-separated)")
+      ->delimiter(',');
   cmd->add_option("--out", a->out, "The sweep directory (tasks.json, task-<i>/, summary.json)")->required();
   auto* slurm = cmd->add_flag("--slurm", a->slurm,
                               "Submit one SLURM job array (the directory must be on a filesystem "
@@ -180,7 +274,13 @@ void AddRun(CLI::App* experiments) {
   cmd->add_flag("--force", a->force, "Reuse a directory that already holds a sweep (its old results are replaced)");
   cmd->add_flag("--dry-run", a->dry_run, "Write tasks.json and print each task's argv; run nothing");
   cmd->add_flag("--json", a->json, "Print the merged summary (or, with --no-wait, the job id) as JSON");
-  cmd->callback([a] { Run(*a); });
+  cmd->callback([a, cmd] {
+    std::string line = "schedmate experiments run " + a->sweep + " --out " + a->out;
+    if (a->parallel > 1) line += " -j " + std::to_string(a->parallel);
+    for (const std::string& o : a->only) line += " --only " + o;
+    (void)cmd;
+    Run(*a, line);
+  });
 }
 
 void AddMerge(CLI::App* experiments) {
@@ -194,6 +294,30 @@ void AddMerge(CLI::App* experiments) {
   cmd->add_option("dir", *dir, "The sweep directory (--out of experiments run)")->required();
   cmd->add_flag("--json", *json, "Print the merged summary as JSON");
   cmd->callback([dir, json] { MergeAndPrint(Absolute(*dir), *json); });
+}
+
+void AddReport(CLI::App* experiments) {
+  auto dir = std::make_shared<std::string>();
+  auto suite = std::make_shared<std::string>();
+  CLI::App* cmd = experiments->add_subcommand(
+      "report",
+      "Write DIR/README.md and its plots again from a suite's results (DIR of 'experiments run SUITE --out DIR'),\n"
+      "without rerunning: after editing a sweep's research section, or after running its sweeps one by one\n"
+      "(e.g. on SLURM) into DIR/<sweep name>/.");
+  cmd->add_option("dir", *dir, "The suite's output directory")->required();
+  cmd->add_option("--suite", *suite, "The suite directory (default: the one DIR/suite.json names)");
+  cmd->callback([dir, suite] {
+    const std::string out = Absolute(*dir);
+    SuiteRun run;
+    if (auto r = ReadSuiteRun(out); r.ok())
+      run = *r;
+    else if (suite->empty())
+      CommandFailed(r.status());
+    if (!suite->empty()) run.suite_dir = *suite;
+    if (run.command.empty()) run.command = "schedmate experiments report " + *dir;
+    if (Status s = WriteResearchReport(run.suite_dir, out, run); !s.ok()) CommandFailed(s);
+    std::printf("wrote %s/README.md\n", out.c_str());
+  });
 }
 
 void AddTask(CLI::App* experiments) {
@@ -216,6 +340,7 @@ void AddExperimentsCommand(CLI::App& app) {
   experiments->require_subcommand(1);
   AddRun(experiments);
   AddMerge(experiments);
+  AddReport(experiments);
   AddTask(experiments);
 }
 

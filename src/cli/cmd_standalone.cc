@@ -2,6 +2,7 @@
 // durations) without and with the Failure Handler beside FIFO, QSSF,
 // Tiresias and SJF-oracle on the same jobs, failures on. See
 // src/policies/standalone/README.md and docs/standalone.md.
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "core/data_paths.h"
 #include "core/json.h"
 #include "experiments/standalone_experiment.h"
+#include "sim/outputs.h"
 
 namespace schedmate {
 namespace {
@@ -75,6 +77,11 @@ void WriteOut(const StandaloneComparison& r, const std::string& dir) {
   std::vector<PolicyRun> runs;
   for (const auto& run : r.runs) runs.push_back(run.run);
   if (Status s = WritePlots(runs, dir, r.setting); !s.ok()) CommandFailed(s);
+  for (const auto& run : r.runs) {  // <run>_jobs.csv, as `lucid --out` writes them
+    std::string file;
+    for (char ch : run.label.substr(0, run.label.find(" ("))) file += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' ? ch : '_';
+    if (Status s = WriteJobsCsvFile(run.run.result, dir + "/" + file + "_jobs.csv"); !s.ok()) CommandFailed(s);
+  }
 }
 
 void RunStandalone(const StandaloneArgs& a) {
@@ -94,7 +101,7 @@ void RunStandalone(const StandaloneArgs& a) {
     return;
   }
   std::printf("%s", FormatStandaloneTable(*r).c_str());
-  if (!a.out.empty()) std::printf("\nwrote %s/summary.json, table.txt and plots\n", a.out.c_str());
+  if (!a.out.empty()) std::printf("\nwrote %s/summary.json, table.txt, plots and <run>_jobs.csv\n", a.out.c_str());
 }
 
 }  // namespace

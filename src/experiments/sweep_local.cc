@@ -12,18 +12,30 @@
 namespace schedmate {
 
 Status RunSweepLocally(const SweepPlan& plan, const std::string& dir, const LocalRunOptions& options) {
+  return RunSweepsLocally({{&plan, dir}}, options);
+}
+
+Status RunSweepsLocally(const std::vector<LocalSweep>& sweeps, const LocalRunOptions& options) {
   const size_t parallel = static_cast<size_t>(std::max(1, options.parallel));
-  std::map<pid_t, StartedTask> running;
-  size_t next = 0;
+  struct Running {
+    size_t sweep;
+    StartedTask task;
+  };
+  std::map<pid_t, Running> running;
+  size_t sweep = 0, next = 0;  // the next task to start: sweeps[sweep].plan->tasks[next]
+  auto more = [&] {
+    while (sweep < sweeps.size() && next >= sweeps[sweep].plan->tasks.size()) ++sweep, next = 0;
+    return sweep < sweeps.size();
+  };
   Status first_error;
-  while (next < plan.tasks.size() || !running.empty()) {
-    while (first_error.ok() && next < plan.tasks.size() && running.size() < parallel) {
-      auto started = StartSweepTask(plan, dir, next++);
+  while (more() || !running.empty()) {
+    while (first_error.ok() && running.size() < parallel && more()) {
+      auto started = StartSweepTask(*sweeps[sweep].plan, sweeps[sweep].dir, next++);
       if (!started.ok()) {
         first_error = started.status();
         break;
       }
-      running.emplace(started->pid, *started);
+      running.emplace(started->pid, Running{sweep, *started});
     }
     if (running.empty()) break;
     int status = 0;
@@ -32,9 +44,10 @@ Status RunSweepLocally(const SweepPlan& plan, const std::string& dir, const Loca
     if (pid < 0) return Internal(std::string("waitpid: ") + std::strerror(errno));
     auto it = running.find(pid);
     if (it == running.end()) continue;  // not one of ours
-    auto result = FinishSweepTask(dir, it->second, status);
+    const LocalSweep& s = sweeps[it->second.sweep];
+    auto result = FinishSweepTask(s.dir, it->second.task, status);
     if (!result.ok() && first_error.ok()) first_error = result.status();
-    if (result.ok() && options.on_done) options.on_done(plan.tasks[it->second.index], *result);
+    if (result.ok() && options.on_done) options.on_done(s.plan->tasks[it->second.task.index], *result);
     running.erase(it);
   }
   return first_error;

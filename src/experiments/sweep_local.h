@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 #include "experiments/sweep_plan.h"
@@ -20,6 +21,14 @@ struct LocalRunOptions {
 };
 
 Status RunSweepLocally(const SweepPlan& plan, const std::string& dir, const LocalRunOptions& options);
+
+// Several sweeps' tasks through one pool of `parallel` slots, in order (the
+// first sweep's tasks first), so a suite keeps every core busy across sweeps.
+struct LocalSweep {
+  const SweepPlan* plan = nullptr;
+  std::string dir;
+};
+Status RunSweepsLocally(const std::vector<LocalSweep>& sweeps, const LocalRunOptions& options);
 
 }  // namespace schedmate
 

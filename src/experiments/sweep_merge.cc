@@ -33,10 +33,20 @@ std::string RunLabel(const Json& run, size_t k) {
   return label.empty() ? "run-" + std::to_string(k) : label;
 }
 
-SummaryRun RunOf(const Json& run, size_t k) {
+// Numbers of nested objects are kept as "outer.inner" (a Lucid run's
+// "schedmate": {"hits": …} → "schedmate.hits").
+void Flatten(const Json& obj, const std::string& prefix, bool with_timings, std::map<std::string, double>* out) {
+  for (const auto& [key, value] : obj.items()) {
+    if (value.is_number() && (with_timings || !IsTiming(key)))
+      (*out)[prefix + key] = value.get<double>();
+    else if (value.is_object())
+      Flatten(value, prefix + key + ".", with_timings, out);
+  }
+}
+
+SummaryRun RunOf(const Json& run, size_t k, bool with_timings) {
   SummaryRun r{RunLabel(run, k), {}};
-  for (const auto& [key, value] : run.items())
-    if (value.is_number() && !IsTiming(key)) r.metrics[key] = value.get<double>();
+  Flatten(run, "", with_timings, &r.metrics);
   return r;
 }
 
@@ -116,7 +126,7 @@ std::vector<MergedMean> Means(const std::vector<MergedTask>& tasks) {
 
 }  // namespace
 
-Result<std::vector<SummaryRun>> SummaryRuns(const Json& summary) {
+Result<std::vector<SummaryRun>> SummaryRuns(const Json& summary, bool with_timings) {
   const Json* list = &summary;
   if (summary.is_object() && summary.contains("runs"))
     list = &summary["runs"];
@@ -124,10 +134,10 @@ Result<std::vector<SummaryRun>> SummaryRuns(const Json& summary) {
     list = &summary["rows"];
   std::vector<SummaryRun> runs;
   if (list->is_object()) {
-    runs.push_back(RunOf(*list, 0));
+    runs.push_back(RunOf(*list, 0, with_timings));
   } else if (list->is_array()) {
     for (size_t k = 0; k < list->size(); ++k)
-      if ((*list)[k].is_object()) runs.push_back(RunOf((*list)[k], k));
+      if ((*list)[k].is_object()) runs.push_back(RunOf((*list)[k], k, with_timings));
   }
   if (runs.empty()) return InvalidArgument("the summary holds no run (an object, an array, or 'runs'/'rows')");
   return runs;

@@ -4,8 +4,9 @@
 // experiment × setting × run the mean over the seeds that succeeded. A task
 // that failed (non-zero exit, unreadable summary) or is missing (no
 // result.json) is listed with why and where its stderr is — never dropped.
-// Wall-clock timings (wall_s, events_per_s, *_ms, *_ms_total) are left out,
-// so the same sweep merges to the same numbers wherever it ran.
+// Nested numbers are kept as "outer.inner". Wall-clock timings (wall_s,
+// events_per_s, *_ms, *_ms_total) are left out, so the same sweep merges to
+// the same numbers wherever it ran.
 #ifndef SCHEDMATE_EXPERIMENTS_SWEEP_MERGE_H_
 #define SCHEDMATE_EXPERIMENTS_SWEEP_MERGE_H_
 
@@ -27,8 +28,10 @@ struct SummaryRun {
 
 // The runs of one command's --json summary: an object (simulate, one
 // policy), an array of them (several policies), or an object with "runs"
-// (lucid, standalone) or "rows" (backfill).
-Result<std::vector<SummaryRun>> SummaryRuns(const Json& summary);
+// (lucid, standalone) or "rows" (backfill). Numbers inside nested objects
+// are named "outer.inner". `with_timings` keeps the wall-clock timings too
+// (the research report prints them; the merge leaves them out).
+Result<std::vector<SummaryRun>> SummaryRuns(const Json& summary, bool with_timings = false);
 
 enum class TaskStatus { kOk, kFailed, kMissing };
 const char* TaskStatusName(TaskStatus s);

@@ -211,7 +211,7 @@ class SweepParser {
 
   Result<SweepSpec> Top(const Json& j, const std::string& stem) const {
     if (!j.is_object()) return Error({}, "a sweep file is an object {\"seeds\", \"experiments\", ...}");
-    RETURN_IF_ERROR(Known(j, {}, {"name", "description", "seeds", "experiments", "slurm"}));
+    RETURN_IF_ERROR(Known(j, {}, {"name", "description", "seeds", "experiments", "slurm", "research"}));
     SweepSpec spec;
     spec.file = fs::absolute(path_).lexically_normal().string();
     spec.cwd = fs::path(spec.file).parent_path().string();
@@ -225,6 +225,10 @@ class SweepParser {
       ASSIGN_OR_RETURN(seeds, Seeds(j["seeds"], {"seeds"}));
     }
     if (j.contains("slurm")) RETURN_IF_ERROR(Slurm(j["slurm"], &spec));
+    if (j.contains("research")) {  // read by the research report (experiments/research_report.h)
+      if (!j["research"].is_object()) return Error({"research"}, "must be an object {\"title\", \"columns\", ...}");
+      spec.research = j["research"];
+    }
     if (!j.contains("experiments")) return Error({}, "has no 'experiments'");
     const Json& list = j["experiments"];
     if (!list.is_array() || list.empty()) return Error({"experiments"}, "must be a non-empty array");

@@ -21,6 +21,9 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "core/json.h"
 #include "core/status.h"
 
 namespace schedmate {
@@ -48,6 +51,9 @@ struct SweepSpec {
   std::string cwd;   // where tasks run: the sweep file's directory (relative args resolve there)
   std::vector<std::string> sbatch_args;
   std::vector<SweepExperiment> experiments;
+  // The research table this sweep reproduces (docs/experiments.md, "Research
+  // suites"); null when absent. Validated by experiments/research_report.h.
+  Json research;
 };
 
 // Parses `text` (the contents of the file `path`); relative paths in it are

@@ -189,4 +189,110 @@ Status WriteSvgFile(const LineChart& chart, const std::string& path) {
   return Status::Ok();
 }
 
+std::string RenderBarSvg(const BarChart& c) {
+  // Value axis: 0 (or the lowest whisker) to the highest whisker.
+  double lo = 0, hi = -INFINITY;
+  for (const auto& s : c.series)
+    for (size_t g = 0; g < s.values.size(); ++g) {
+      const double v = s.values[g];
+      if (!std::isfinite(v)) continue;
+      const double e = g < s.errors.size() && std::isfinite(s.errors[g]) ? std::fabs(s.errors[g]) : 0;
+      lo = std::min(lo, v - e);
+      hi = std::max(hi, v + e);
+    }
+  if (std::isfinite(c.reference)) lo = std::min(lo, c.reference), hi = std::max(hi, c.reference);
+  if (!std::isfinite(hi)) hi = 1;
+  if (hi <= lo) hi = lo + 1;
+  hi += (hi - lo) * 0.05;
+  const Axis ya{lo, hi, false};
+  const bool slanted = c.groups.size() > 4;
+  const double bottom = slanted ? kBottom + 60 : kBottom;
+  const double height = kH + (slanted ? 60 : 0);
+  const double x0 = kLeft, x1 = kW - kRight, y0 = height - bottom, y1 = kTop;
+  std::string out;
+  char buf[320];
+  std::snprintf(buf, sizeof(buf),
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+                "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                kW, height);
+  out += buf;
+  out += "<text x=\"" + Num(kW / 2) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" + Escape(c.title) +
+         "</text>\n";
+  if (!c.subtitle.empty())
+    out += "<text x=\"" + Num(kW / 2) + "\" y=\"38\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555\">" +
+           Escape(c.subtitle.substr(0, 160)) + "</text>\n";
+  for (double v : Ticks(ya)) {
+    const double gy = ya.Map(v, y0, y1);
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n<text x=\"%.1f\" "
+                  "y=\"%.1f\" text-anchor=\"end\">",
+                  x0, gy, x1, gy, x0 - 6, gy + 4);
+    out += buf + TickLabel(v) + "</text>\n";
+  }
+  out += "<text transform=\"translate(18," + Num((y0 + y1) / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
+         Escape(c.y_label) + "</text>\n";
+  const size_t groups = std::max<size_t>(1, c.groups.size()), bars = std::max<size_t>(1, c.series.size());
+  const double slot = (x1 - x0) / static_cast<double>(groups), bar = slot * 0.8 / static_cast<double>(bars);
+  const double base = ya.Map(std::max(lo, 0.0), y0, y1);
+  for (size_t g = 0; g < c.groups.size(); ++g) {
+    const double gx = x0 + slot * (static_cast<double>(g) + 0.5);
+    std::string label = c.groups[g].size() > 28 ? c.groups[g].substr(0, 27) + "…" : c.groups[g];
+    if (slanted)
+      std::snprintf(buf, sizeof(buf), "<text transform=\"translate(%.1f,%.1f) rotate(-35)\" text-anchor=\"end\">", gx,
+                    y0 + 14);
+    else
+      std::snprintf(buf, sizeof(buf), "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", gx, y0 + 18);
+    out += buf + Escape(label) + "</text>\n";
+  }
+  for (size_t k = 0; k < c.series.size(); ++k) {
+    const BarSeries& s = c.series[k];
+    const char* color = kColors[k % 8];
+    for (size_t g = 0; g < s.values.size() && g < c.groups.size(); ++g) {
+      const double v = s.values[g];
+      if (!std::isfinite(v)) continue;
+      const double bx = x0 + slot * static_cast<double>(g) + slot * 0.1 + bar * static_cast<double>(k);
+      const double top = ya.Map(v, y0, y1);
+      std::snprintf(buf, sizeof(buf),
+                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s</title>"
+                    "</rect>\n",
+                    bx, std::min(top, base), std::max(0.5, bar - 1), std::fabs(base - top), color,
+                    Escape(s.name).c_str(), Num(v).c_str());
+      out += buf;
+      const double e = g < s.errors.size() && std::isfinite(s.errors[g]) ? std::fabs(s.errors[g]) : 0;
+      if (e > 0) {
+        const double cx = bx + (bar - 1) / 2, ya0 = ya.Map(v - e, y0, y1), ya1 = ya.Map(v + e, y0, y1);
+        std::snprintf(buf, sizeof(buf),
+                      "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\" fill=\"none\"/>\n",
+                      cx, ya0, ya1, cx - 3, ya0, cx + 3, cx - 3, ya1, cx + 3);
+        out += buf;
+      }
+    }
+    const double ly = kTop + 10 + 18 * static_cast<double>(k);
+    std::snprintf(buf, sizeof(buf), "<rect x=\"%.0f\" y=\"%.0f\" width=\"14\" height=\"10\" fill=\"%s\"/>", x1 + 12,
+                  ly - 6, color);
+    out += buf;
+    out += "<text x=\"" + Num(x1 + 32) + "\" y=\"" + Num(ly + 4) + "\">" + Escape(s.name.substr(0, 22)) + "</text>\n";
+  }
+  if (std::isfinite(c.reference)) {
+    const double ry = ya.Map(c.reference, y0, y1);
+    std::snprintf(buf, sizeof(buf),
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-dasharray=\"5,4\"/>\n",
+                  x0, ry, x1, ry);
+    out += buf;
+  }
+  std::snprintf(buf, sizeof(buf), "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n", x0, base,
+                x1, base);
+  out += buf;
+  out += "</svg>\n";
+  return out;
+}
+
+Status WriteBarSvgFile(const BarChart& chart, const std::string& path) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return NotFound(path + ": cannot create");
+  out << RenderBarSvg(chart);
+  if (!out) return Unavailable(path + ": write failed");
+  return Status::Ok();
+}
+
 }  // namespace schedmate
