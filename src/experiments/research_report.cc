@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -282,13 +283,23 @@ std::optional<double> CellOf(const ResearchColumn& c, const std::vector<SummaryR
   return std::nullopt;
 }
 
+// Drops a trailing "; seed N" (the seed is listed with the setting anyway).
+std::string WithoutSeed(std::string s) {
+  const size_t at = s.rfind("; seed ");
+  if (at != std::string::npos && at + 7 < s.size() &&
+      std::all_of(s.begin() + static_cast<std::ptrdiff_t>(at) + 7, s.end(), [](char c) { return std::isdigit(c); }))
+    s.resize(at);
+  return s;
+}
+
 std::string SettingText(const Json& summary) {
   if (!summary.is_object()) return "";
-  if (summary.contains("setting") && summary["setting"].is_string()) return summary["setting"].get<std::string>();
+  if (summary.contains("setting") && summary["setting"].is_string())
+    return WithoutSeed(summary["setting"].get<std::string>());
   if (summary.contains("settings") && summary["settings"].is_array()) {
     std::string out;
     for (const Json& s : summary["settings"])
-      if (s.is_string()) out += (out.empty() ? "" : "; ") + s.get<std::string>();
+      if (s.is_string()) out += (out.empty() ? "" : "; ") + WithoutSeed(s.get<std::string>());
     return out;
   }
   return "";
@@ -478,6 +489,7 @@ Result<std::string> WritePlot(const SweepData& d, const ResearchPlot& p, const s
     for (const std::string& run : p.runs) {
       ResearchColumn c{run, ResearchColumn::Op::kValue, p.metric, run, "", "", p.unit, 2, {}};
       BarSeries s{Substitute(run, ""), {}, {}};
+      if (!s.name.empty() && s.name.back() == '*') s.name.pop_back();
       for (const Row& r : rows) {
         const Spread sp = ColumnSpread(d, c, r);
         s.values.push_back(sp.n ? sp.mean : NAN);
@@ -582,8 +594,8 @@ std::string CostTable(const SweepData& d) {
     }
   }
   if (rows.empty()) return "";
-  return "Semantic layer's cost (mean ± sd over seeds; CPU times measured on this machine, the LLM's modelled: "
-         "9 s of one GPU per advised job, the research's measured Advisor latency):\n\n" +
+  return "Semantic layer's cost (mean ± sd over seeds; CPU times measured on this machine; the LLM's GPU-hours "
+         "modelled: the variant's latency × jobs advised on the one GPU it holds; fallback: no history match):\n\n" +
          MdTable({"experiment", "run", "jobs advised", "fallback %", "Advisor CPU ms/job", "Tracker CPU s",
                   "pack checks", "modelled LLM GPU-h", "Handler diagnoses", "Handler refused"},
                  rows);
