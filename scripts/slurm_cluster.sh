@@ -83,14 +83,23 @@ ensure_munge() {
   fi
   mkdir -p /run/munge
   chown munge:munge /run/munge
+  # Clusters started or stopped at the same moment (tests side by side) take
+  # turns: the first starts munged, the others find it answering; the lock is
+  # held until this cluster's slurmctld runs, so a stop beside it sees that
+  # slurmctld and hands munged over instead of killing it.
+  exec {munge_lock}>/run/munge/.schedmate-start.lock
+  flock "$munge_lock"
   if [[ -S /run/munge/munge.socket.2 ]] && munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
-    return 0  # a munged already answers (ours from an earlier start, or the system's)
+    return 0  # a munged already answers (ours from an earlier start, another cluster's, or the system's)
   fi
-  runuser -u munge -- /usr/sbin/munged
+  runuser -u munge -- /usr/sbin/munged || true  # lost a race with a munged not started here: the check below says
   local pid
   for _ in $(seq 50); do
     pid=$(cat /run/munge/munged.pid 2>/dev/null || true)
-    [[ -n $pid ]] && munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && { echo "munged $pid" >>"$pids_file"; return 0; }
+    if [[ -n $pid ]] && munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+      echo "munged $pid" >>"$pids_file"
+      return 0
+    fi
     sleep 0.1
   done
   die "munged did not start (see /var/log/munge/munged.log)"
@@ -184,6 +193,7 @@ start() {
   write_config
   setsid /usr/sbin/slurmctld -D -f "$conf" -i >>"$dir/log/slurmctld.stdout" 2>&1 </dev/null &
   echo "slurmctld $!" >>"$pids_file"
+  flock -u "$munge_lock"  # taken by ensure_munge
   local k
   for ((k = 1; k <= nodes; k++)); do
     setsid /usr/sbin/slurmd -D -f "$conf" -N "node$k" >>"$dir/log/slurmd.node$k.stdout" 2>&1 </dev/null &
@@ -212,7 +222,12 @@ stop() {
   done <<<"$left"
   # Another cluster on this machine (a test running beside this one) may be
   # using the munged this one started: then it is handed over to that
-  # cluster's pids.txt (its stop ends it), or left running.
+  # cluster's pids.txt (its stop ends it), or left running. Not while a
+  # cluster is starting (ensure_munge's lock).
+  mkdir -p /run/munge
+  local stop_lock
+  exec {stop_lock}>/run/munge/.schedmate-start.lock
+  flock "$stop_lock"
   local ours other=""
   ours=$(awk '$1 == "slurmctld" {print $2}' "$pids_file" 2>/dev/null)
   for p in $(ps -C slurmctld -o pid=,stat= | awk -v ours="${ours:-none}" '$2 !~ /^Z/ && $1 != ours {print $1}'); do
@@ -228,6 +243,7 @@ stop() {
     if [[ -f $heir ]]; then echo "munged $pid" >>"$heir"; log "munged $pid handed over to $heir (slurmctld $other uses it)"
     else log "munged $pid left running: slurmctld $other uses it"; fi
   done <<<"$left"
+  flock -u "$stop_lock"
   rm -f "$pids_file"
   log "stopped $stopped daemons in $dir"
 }

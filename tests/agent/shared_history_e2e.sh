@@ -17,12 +17,8 @@ set -euo pipefail
 
 bin=$(realpath "${1:?usage: shared_history_e2e.sh SCHEDMATE_BIN}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-[[ $(id -u) -eq 0 ]] || skip "needs root (munged and slurmd run as root)"
-for t in slurmctld slurmd munged sbatch squeue scontrol redis-server redis-cli; do
-  command -v "$t" >/dev/null || [[ -x /usr/sbin/$t ]] ||
-    skip "'$t' is not installed (scripts/install_deps.sh installs slurm, munge and redis-server)"
-done
+source "$root/tests/support/slurm_prereqs.sh"
+require_slurm redis-server redis-cli
 
 work=$(mktemp -d /tmp/schedmate-shared-history-e2e.XXXXXX)
 pids=()

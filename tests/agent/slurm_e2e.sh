@@ -19,12 +19,8 @@ set -euo pipefail
 
 bin=$(realpath "${1:?usage: slurm_e2e.sh SCHEDMATE_BIN}")
 root=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-[[ $(id -u) -eq 0 ]] || skip "needs root (munged and slurmd run as root)"
-for t in slurmctld slurmd munged sbatch squeue scontrol; do
-  command -v "$t" >/dev/null || [[ -x /usr/sbin/$t ]] ||
-    skip "'$t' is not installed (scripts/install_deps.sh installs slurmctld slurmd slurm-client munge)"
-done
+source "$root/tests/support/slurm_prereqs.sh"
+require_slurm
 
 work=$(mktemp -d /tmp/schedmate-slurm-e2e.XXXXXX)
 agent_pid=""

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.h"
 #include "experiments/research_report.h"
 #include "experiments/sweep_local.h"
 #include "experiments/sweep_plan.h"
@@ -20,10 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = ReadFileCapped(path);
+  return text.ok() ? *text : "";
 }
 
 class ResearchReportTest : public ::testing::Test {

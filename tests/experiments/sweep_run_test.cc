@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/file_io.h"
 #include "experiments/sweep_local.h"
 #include "experiments/sweep_merge.h"
 #include "experiments/sweep_slurm.h"
@@ -19,10 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = ReadFileCapped(path);
+  return text.ok() ? *text : "";
 }
 
 class SweepRunTest : public ::testing::Test {
