@@ -17,8 +17,17 @@ AdvisorHistory::AdvisorHistory(HistoryStore& store, VectorIndexOptions index) : 
 
 Result<AdvisorHistory> AdvisorHistory::Open(HistoryStore& store, VectorIndexOptions index) {
   AdvisorHistory h(store, index);
+  ASSIGN_OR_RETURN(h.seen_count_, store.Count());
   ASSIGN_OR_RETURN(h.index_, VectorIndex::Rebuild(store, index));
   return h;
+}
+
+Result<bool> AdvisorHistory::RefreshIfOthersWrote() {
+  ASSIGN_OR_RETURN(int64_t count, store_->Count());
+  if (count == seen_count_) return false;
+  ASSIGN_OR_RETURN(index_, VectorIndex::Rebuild(*store_, index_.options()));
+  seen_count_ = count;
+  return true;
 }
 
 DurationEstimate AdvisorHistory::Estimate(const WorkloadMetadata& md, int64_t as_of_s,
@@ -33,7 +42,9 @@ Status AdvisorHistory::Record(HistoryRecord record, const WorkloadMetadata& md) 
 }
 
 Status AdvisorHistory::Record(const HistoryRecord& record) {
+  const bool added = !index_.Contains(record.job_id);  // our own write is seen, not a reason to re-read the store
   RETURN_IF_ERROR(store_->Put(record));
+  if (added && seen_count_ >= 0) ++seen_count_;
   return index_.Add(record.job_id, record.fingerprint, record.completed_at_s);
 }
 

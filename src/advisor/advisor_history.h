@@ -32,12 +32,20 @@ class AdvisorHistory {
   // Stores and indexes a record that already carries metadata_json and fingerprint.
   Status Record(const HistoryRecord& record);
 
+  // Another writer (an agent, a service replica) may add records to a shared
+  // store: when the store holds another number of records than this history
+  // has seen — at Open and through its own Record calls — the index is
+  // rebuilt from it (a whole read of the store). Returns whether it rebuilt.
+  // A record another writer replaces (same id) is not seen until a rebuild.
+  Result<bool> RefreshIfOthersWrote();
+
   HistoryStore& store() const { return *store_; }
   const VectorIndex& index() const { return index_; }
 
  private:
   HistoryStore* store_;
   VectorIndex index_;
+  int64_t seen_count_ = -1;  // the store's records as this history knows them; -1: unknown
 };
 
 }  // namespace schedmate

@@ -49,14 +49,8 @@ void SlurmAgent::Observe(const SlurmJob& job, std::vector<Json>* events) {
 
 std::string SlurmAgent::RefreshSharedHistory() {
   refreshed_this_poll_ = true;
-  auto count = deps_.history->store().Count();
-  if (!count.ok()) return "cannot count the history's records: " + count.status().message();
-  if (*count == store_count_) return "";
-  auto rebuilt = AdvisorHistory::Open(deps_.history->store());
-  if (!rebuilt.ok()) return "cannot re-read the history: " + rebuilt.status().message();
-  *deps_.history = std::move(*rebuilt);
-  store_count_ = *count;
-  return "";
+  auto refreshed = deps_.history->RefreshIfOthersWrote();
+  return refreshed.ok() ? "" : "cannot re-read the shared history: " + refreshed.status().message();
 }
 
 void SlurmAgent::Advise(const SlurmJob& job, std::vector<Json>* events) {

@@ -101,7 +101,6 @@ class SlurmAgent {
 
   AgentOptions options_;
   AgentDeps deps_;
-  int64_t store_count_ = -1;      // the store's size when the index was last rebuilt
   bool refreshed_this_poll_ = false;
 };
 

@@ -274,11 +274,10 @@ void AddRun(CLI::App* experiments) {
   cmd->add_flag("--force", a->force, "Reuse a directory that already holds a sweep (its old results are replaced)");
   cmd->add_flag("--dry-run", a->dry_run, "Write tasks.json and print each task's argv; run nothing");
   cmd->add_flag("--json", a->json, "Print the merged summary (or, with --no-wait, the job id) as JSON");
-  cmd->callback([a, cmd] {
+  cmd->callback([a] {
     std::string line = "schedmate experiments run " + a->sweep + " --out " + a->out;
     if (a->parallel > 1) line += " -j " + std::to_string(a->parallel);
     for (const std::string& o : a->only) line += " --only " + o;
-    (void)cmd;
     Run(*a, line);
   });
 }

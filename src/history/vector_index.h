@@ -51,6 +51,8 @@ class VectorIndex {
   std::vector<IndexHit> SearchExact(const std::vector<float>& query, size_t k, int64_t as_of_s, float min_score) const;
 
   size_t size() const { return ids_.size(); }
+  bool Contains(const std::string& job_id) const { return slot_.count(job_id) > 0; }
+  const VectorIndexOptions& options() const { return options_; }
   bool uses_hnsw() const { return graph_ != nullptr; }
 
   // Loads every record with a fingerprint of the right dimension.

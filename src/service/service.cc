@@ -146,8 +146,6 @@ Status Service::EnsureStore() {
   }
   store_ = std::move(*store);
   history_ = std::make_unique<AdvisorHistory>(std::move(*history));
-  auto count = store_->Count();
-  indexed_count_ = count.ok() ? *count : -1;
   last_refresh_check_ms_ = options_.clock->NowMs();
   store_error_.clear();
   return Status::Ok();
@@ -158,19 +156,7 @@ void Service::RefreshIndexIfOthersWrote() {
   const int64_t now = options_.clock->NowMs();
   if (now - last_refresh_check_ms_ < options_.history_refresh_ms) return;
   last_refresh_check_ms_ = now;
-  auto count = store_->Count();
-  if (!count.ok()) {
-    metrics_.CountStoreError();
-    return;
-  }
-  if (*count == indexed_count_) return;
-  auto rebuilt = AdvisorHistory::Open(*store_);
-  if (!rebuilt.ok()) {
-    metrics_.CountStoreError();
-    return;
-  }
-  *history_ = std::move(*rebuilt);
-  indexed_count_ = *count;
+  if (!history_->RefreshIfOthersWrote().ok()) metrics_.CountStoreError();
 }
 
 std::optional<ApiError> Service::CheckToken(const std::string& authorization, bool mutating) const {
@@ -354,15 +340,11 @@ Result<Json> Service::WriteHistoryWork(const HistoryWriteRequest& request, const
     return Unavailable("history store not open: " + opened.message());
   }
   std::lock_guard<std::mutex> lock(store_mu_);
-  auto before = store_->Count();
   Status s = md ? history_->Record(record, *md) : history_->Record(record);
   if (!s.ok()) {
     metrics_.CountStoreError();
     return Unavailable("history store: " + s.message());
   }
-  // Our own record is in the index already; others' (a count that had moved
-  // before this write) still wait for the next refresh.
-  if (auto after = store_->Count(); before.ok() && after.ok() && *before == indexed_count_) indexed_count_ = *after;
   return Json{{"written", record.job_id}, {"store", store_->Describe()}};
 }
 

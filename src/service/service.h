@@ -124,7 +124,6 @@ class Service {
   std::mutex store_mu_;  // the store is one connection: one user at a time
   std::unique_ptr<HistoryStore> store_;
   std::unique_ptr<AdvisorHistory> history_;
-  int64_t indexed_count_ = -1;          // the store's record count the index reflects
   int64_t last_refresh_check_ms_ = -1;  // when RefreshIndexIfOthersWrote last counted
   std::string store_error_;
   // Declared last: destroyed first, so no worker runs while the rest goes.

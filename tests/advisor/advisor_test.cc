@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "advisor/advisor.h"
+#include "advisor/advisor_history.h"
 #include "core/facts_json.h"
 #include "core/json.h"
 #include "history/sqlite_store.h"
@@ -153,6 +154,34 @@ TEST(Advisor, RenderingIgnoresNamesAndPaths) {
   b.sources = {{"model_name", "x.py", 3}};
   EXPECT_EQ(CanonicalRendering(a), CanonicalRendering(b));
   EXPECT_NE(CanonicalRendering(a), CanonicalRendering(Md("gpt2", "owt", 20000)));
+}
+
+// Two writers on one history file: each sees the other's records after a
+// refresh, and its own writes never cost it a re-read of the store.
+TEST(AdvisorHistory, RefreshesOnlyForRecordsAnotherWriterAdded) {
+  Fixture f;
+  auto other_store = OpenSqliteHistory(f.path);
+  ASSERT_TRUE(other_store.ok());
+  auto mine = AdvisorHistory::Open(*f.store);
+  auto theirs = AdvisorHistory::Open(**other_store);
+  ASSERT_TRUE(mine.ok() && theirs.ok());
+  HistoryRecord r;
+  r.job_id = "own";
+  r.duration_s = 100;
+  r.completed_at_s = 10;
+  ASSERT_TRUE(mine->Record(r, Md("gpt2-small", "openwebtext")).ok());
+  ASSERT_TRUE(mine->Record(r, Md("gpt2-small", "openwebtext")).ok());  // a replacement adds nothing
+  auto refreshed = mine->RefreshIfOthersWrote();
+  ASSERT_TRUE(refreshed.ok());
+  EXPECT_FALSE(*refreshed) << "its own records are indexed already";
+  EXPECT_EQ(theirs->Estimate(Md("gpt2-small", "openwebtext"), 1000).method, DurationEstimate::Method::kFallback);
+  refreshed = theirs->RefreshIfOthersWrote();
+  ASSERT_TRUE(refreshed.ok());
+  EXPECT_TRUE(*refreshed);
+  DurationEstimate e = theirs->Estimate(Md("gpt2-small", "openwebtext"), 1000);
+  ASSERT_EQ(e.method, DurationEstimate::Method::kHistory) << e.fallback_reason;
+  EXPECT_EQ(e.matches[0].job_id, "own");
+  EXPECT_FALSE(*theirs->RefreshIfOthersWrote());
 }
 
 }  // namespace
