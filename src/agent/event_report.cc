@@ -62,18 +62,18 @@ Json JobEventsBody(const std::vector<Json>& agent_events, const std::string& sou
 Status EventReporter::Report(const std::vector<Json>& agent_events, const std::string& source) const {
   Json body = JobEventsBody(agent_events, source);
   if (body["events"].empty()) return Status::Ok();
-  // At most kMaxJobEvents (200) per request: a long first poll goes in parts.
+  LlmEndpoint endpoint;  // one bounded JSON POST (llm/http_post), no retries
+  endpoint.base_url = options_.base_url;
+  endpoint.api_key = options_.token;
+  endpoint.deadline_s = options_.deadline_s;
+  endpoint.connect_timeout_s = std::min(1.0, options_.deadline_s);
+  endpoint.max_retries = 0;
+  endpoint.max_response_bytes = 64 << 10;
+  // The service takes at most 200 events per request (kMaxJobEvents): a long first poll goes in parts.
   const Json& all = body["events"];
   for (size_t start = 0; start < all.size(); start += 200) {
     Json part = {{"source", source}, {"events", Json::array()}};
     for (size_t i = start; i < all.size() && i < start + 200; ++i) part["events"].push_back(all[i]);
-    LlmEndpoint endpoint;
-    endpoint.base_url = options_.base_url;
-    endpoint.api_key = options_.token;
-    endpoint.deadline_s = options_.deadline_s;
-    endpoint.connect_timeout_s = std::min(1.0, options_.deadline_s);
-    endpoint.max_retries = 0;
-    endpoint.max_response_bytes = 64 << 10;
     int attempts = 0;
     PostResult r = PostJsonWithRetries(endpoint, "/jobs/events", DumpJson(part), &attempts);
     if (r.error) return Unavailable("reporting to " + options_.base_url + "/v1/jobs/events: " + r.error->message);

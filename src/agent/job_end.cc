@@ -5,6 +5,7 @@
 #include "agent/slurm_agent.h"
 #include "core/facts_json.h"
 #include "failure/diagnose.h"
+#include "failure/diagnosis_json.h"
 #include "failure/locator.h"
 
 namespace schedmate {
@@ -21,19 +22,6 @@ EndReason EndReasonOfDiagnosis(const FailureDiagnosis& d) {
 }
 
 bool Failed(const SlurmJob& job) { return job.state == "FAILED" || job.state == "NODE_FAIL"; }
-
-// The located lines around the root cause (up to 8 on each side), as the
-// dashboard shows them: [{index, text}].
-Json LocatedAround(const LineWindow& window, int64_t root_index) {
-  size_t center = 0;
-  for (size_t i = 0; i < window.size(); ++i)
-    if (window[i].first == root_index) center = i;
-  const size_t first = center > 8 ? center - 8 : 0;
-  Json lines = Json::array();
-  for (size_t i = first; i < window.size() && i <= center + 8; ++i)
-    lines.push_back({{"index", window[i].first}, {"text", window[i].second.substr(0, 4096)}});
-  return lines;
-}
 
 }  // namespace
 
@@ -65,7 +53,8 @@ std::optional<FailureDiagnosis> SlurmAgent::Diagnose(const SlurmJob& job, Json* 
   Json d = ToJson(r->diagnosis);
   d["signature"] = r->signature_id;
   d["log"] = job.stderr_path;
-  d["located"] = LocatedAround(r->located.window, r->diagnosis.root_cause_line_index.value_or(-1));
+  // What the dashboard shows of it (agent slurm --report-to): 17 lines around the root cause.
+  d["located"] = LocatedLinesAround(r->located.window, r->diagnosis.root_cause_line_index.value_or(-1), 17, 4096);
   (*ended)["diagnosis"] = d;
   return r->diagnosis;
 }

@@ -33,18 +33,6 @@ void TruncateStrings(Json* value, size_t max_bytes) {
     for (auto& child : *value) TruncateStrings(&child, max_bytes);
 }
 
-Json ContextAround(const LineWindow& window, int64_t root_index) {
-  auto root = std::find_if(window.begin(), window.end(), [&](const auto& l) { return l.first == root_index; });
-  const size_t half = RecentJobs::kContextLines / 2;
-  size_t center = root == window.end() ? 0 : static_cast<size_t>(root - window.begin());
-  size_t first = center > half ? center - half : 0;
-  size_t last = std::min(window.size(), first + RecentJobs::kContextLines);
-  Json lines = Json::array();
-  for (size_t i = first; i < last; ++i)
-    lines.push_back({{"index", window[i].first}, {"text", window[i].second}, {"root", window[i].first == root_index}});
-  return lines;
-}
-
 Json& RecentJobs::Touch(const JobRef& ref, int64_t now_ms) {
   std::string key = !ref.job_id.empty()         ? "job:" + ref.job_id
                     : !ref.fallback_key.empty() ? ref.fallback_key

@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json.h"
+#include "failure/diagnosis_json.h"
 #include "failure/root_cause.h"
 
 namespace schedmate {
@@ -76,7 +77,9 @@ class RecentJobs {
 
 // The located lines around `root_index` (the diagnosis's root_cause_line_index),
 // at most RecentJobs::kContextLines: [{index, text, root}].
-Json ContextAround(const LineWindow& window, int64_t root_index);
+inline Json ContextAround(const LineWindow& window, int64_t root_index) {
+  return LocatedLinesAround(window, root_index, RecentJobs::kContextLines);
+}
 
 // Every string in `value` cut to at most `max_bytes` (never inside a UTF-8
 // character), "…" appended where cut.
