@@ -130,7 +130,7 @@ struct State {
         "model", "ckpt", "checkpoint", "pretrained", "pretrain", "resume", "output", "out", "save", "log", "logs",
         "cache", "vocab", "tokenizer", "weights", "weight", "init", "teacher", "eval", "val", "valid", "validation",
         "test", "dev", "result", "results", "exp", "work", "tensorboard", "wandb", "export", "lm", "dict", "bpe",
-        "spm", "stats", "cmvn", "config", "cfg", "code", "repo", "pretrained", "load", "restore", "sample", "samples"};
+        "spm", "stats", "cmvn", "config", "cfg", "code", "repo", "load", "restore", "sample", "samples"};
     if (w.empty() || !kPathWords.count(w.back())) return;
     for (const auto& x : w)
       for (const auto& no : kNotTrainingData)
@@ -1429,38 +1429,6 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (imported("torch")) return "pytorch";
   if (imported("transformers")) return "transformers";
   return "";
-}
-
-std::vector<std::string> PathSegments(const std::string& path) {
-  std::vector<std::string> segs;
-  size_t s = 0;
-  while (s <= path.size()) {
-    size_t slash = path.find('/', s);
-    std::string seg = path.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
-    if (!seg.empty() && seg != "." && seg != "..") segs.push_back(seg);
-    if (slash == std::string::npos) break;
-    s = slash + 1;
-  }
-  return segs;
-}
-
-// The segment of a path that names known data, as a name: `/local/LJSpeech-1.1/wavs`
-// → LJSpeech-1.1. Not under output or checkpoint directories, and not a
-// model's name (`laion/CLIP-ViT-bigG-14-laion2B`).
-std::optional<std::string> KnownDataInPath(const std::string& path) {
-  static const std::set<std::string> kOutputDirs = {"ckpt", "ckpts", "checkpoint", "checkpoints", "output",
-                                                    "outputs", "logs", "log", "runs", "exp", "exps", "pretrained",
-                                                    "weights", "models", "results", "save", "saved"};
-  std::vector<std::string> segs = PathSegments(path);
-  for (const auto& seg : segs)
-    if (kOutputDirs.count(Lower(seg)) || !LexiconWordIn("name", seg).empty()) return std::nullopt;
-  for (const auto& seg : segs) {
-    if (LexiconWordExact("data", seg).empty()) continue;
-    std::string why;
-    auto n = NameOf(seg, true, &why);
-    if (n && !LexiconWordExact("data", *n).empty()) return n;
-  }
-  return std::nullopt;
 }
 
 // When nothing names the dataset: known data in a path the run reads

@@ -94,6 +94,35 @@ bool GenericWords(const std::string& name) {
   return true;
 }
 
+std::vector<std::string> PathSegments(const std::string& path) {
+  std::vector<std::string> segs;
+  size_t s = 0;
+  while (s <= path.size()) {
+    size_t slash = path.find('/', s);
+    std::string seg = path.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
+    if (!seg.empty() && seg != "." && seg != ".." && seg != "~") segs.push_back(seg);
+    if (slash == std::string::npos) break;
+    s = slash + 1;
+  }
+  return segs;
+}
+
+std::optional<std::string> KnownDataInPath(const std::string& path) {
+  static const std::set<std::string> kOutputDirs = {"ckpt", "ckpts", "checkpoint", "checkpoints", "output",
+                                                    "outputs", "logs", "log", "runs", "exp", "exps", "pretrained",
+                                                    "weights", "models", "results", "save", "saved"};
+  std::vector<std::string> segs = PathSegments(path);
+  for (const auto& seg : segs)
+    if (kOutputDirs.count(Lower(seg)) || !LexiconWordIn("name", seg).empty()) return std::nullopt;
+  for (const auto& seg : segs) {
+    if (LexiconWordExact("data", seg).empty()) continue;
+    std::string why;
+    auto n = NameOf(seg, true, &why);
+    if (n && !LexiconWordExact("data", *n).empty()) return n;
+  }
+  return std::nullopt;
+}
+
 // A dataset or model value as a name: config-file stems and paths reduced to
 // the segment that names them, Python class paths to the class, `name:opts`
 // to the name; placeholders are no name, unless they spell a known dataset.
@@ -148,15 +177,7 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       break;
     }
   }
-  std::vector<std::string> segs;
-  size_t s = 0;
-  while (s <= v.size()) {
-    size_t slash = v.find('/', s);
-    std::string seg = v.substr(s, slash == std::string::npos ? std::string::npos : slash - s);
-    if (!seg.empty() && seg != "." && seg != ".." && seg != "~") segs.push_back(seg);
-    if (slash == std::string::npos) break;
-    s = slash + 1;
-  }
+  std::vector<std::string> segs = PathSegments(v);
   static const std::set<std::string> kGeneric = {"train", "training", "images", "imgs", "data", "raw", "processed",
                                                  "all", "dataset", "datasets", "input", "inputs", "files", "bin",
                                                  "shards", "tokenized", "output", "path", "dir", "root", "your_data",

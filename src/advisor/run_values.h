@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace schedmate {
 
@@ -34,6 +35,14 @@ bool GenericName(const std::string& lower);
 // `name:opts` to the name, lists to their first member; placeholders are no
 // name unless they spell a known dataset.
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
+
+// The segments of a slash-separated path, without empty, ".", ".." and "~" ones.
+std::vector<std::string> PathSegments(const std::string& path);
+
+// The segment of a path that names known data, as a name: `/local/LJSpeech-1.1/wavs`
+// → ljspeech. Not under output or checkpoint directories, and not a model's
+// name (`laion/CLIP-ViT-bigG-14-laion2B`).
+std::optional<std::string> KnownDataInPath(const std::string& path);
 // -2 for framework wrapper classes (SRModel, VocosExp, *Encoder), else 0.
 int NameStrength(const std::string& v);
 
