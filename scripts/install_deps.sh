@@ -18,6 +18,7 @@ PACKAGES=(
   coinor-libcbc-dev          # solver/: CBC for Sia's integer program (pulls in Clp, Cgl, Osi, CoinUtils)
   clang libclang-rt-14-dev   # libFuzzer targets (scripts/fuzz.sh)
   wrk                        # bench/service_load.sh: HTTP load on `schedmate serve` (127.0.0.1 only)
+  sqlite3                    # bench/service_load.sh kill9: PRAGMA integrity_check on the history file
   slurmctld slurmd slurm-client munge libslurm-dev  # agent/: a real SLURM cluster for its e2e test (scripts/slurm_cluster.sh)
   chromium curl               # tests/dashboard: the service's dashboard in headless Chromium
 )
