@@ -104,7 +104,7 @@ bool IsStepNoun(std::string_view n) {
                 "batch", "batches", "update", "updates", "epoch", "epochs"});
 }
 
-bool IsSecondNoun(std::string_view n) { return In(n, {"s", "sec", "secs", "second"}); }
+bool IsSecondNoun(std::string_view n) { return In(n, {"s", "sec", "secs", "second", "seconds"}); }
 
 double TimeUnitScale(std::string_view u) {
   if (u.empty() || In(u, {"s", "sec", "secs", "seconds"})) return 1;
@@ -198,6 +198,40 @@ std::string_view StripLogPrefix(std::string_view k) {
   }
 }
 
+// A key that names a rate or a time by its parts ("Steps/second",
+// "examples per sec", "train tokens/s/gpu", "secs per batch"): the rate
+// written as the key, read as a unit would be. Leading qualifiers
+// ("train", "avg", "current") are dropped; an evaluation key is none.
+std::string RateUnitFromKey(std::string_view k) {
+  std::vector<std::string_view> words;
+  size_t start = 0;
+  while (start <= k.size()) {
+    size_t sp = k.find(' ', start);
+    std::string_view w = k.substr(start, sp == std::string_view::npos ? std::string_view::npos : sp - start);
+    if (!w.empty()) words.push_back(w);
+    if (sp == std::string_view::npos) break;
+    start = sp + 1;
+  }
+  if (words.empty() || words.size() > 5 || IsEvalPrefix(FirstWord(k))) return "";
+  size_t i = 0;
+  while (i + 1 < words.size() &&
+         In(words[i], {"train", "training", "avg", "average", "mean", "curr", "current", "running", "global",
+                       "overall", "total", "effective", "actual"}))
+    ++i;
+  std::string unit;
+  for (; i < words.size(); ++i) {
+    if (words[i] == "per") {
+      if (unit.empty() || unit.back() == '/') return "";
+      unit += '/';
+      continue;
+    }
+    if (!unit.empty() && unit.back() != '/') return "";  // two nouns in a row: not a rate
+    unit += words[i];
+  }
+  if (unit.find('/') == std::string::npos || unit.back() == '/' || unit.front() == '/') return "";
+  return unit;
+}
+
 bool IsKnownKey(std::string_view k) {
   return StepKeyRank(k) >= 0 || IsEpochKey(k) || IsTotalKey(k) || LossKeyRank(k) >= 0 || IsStepTimeKey(k) ||
          IsStepRateKey(k) || !ThroughputUnitFromKey(k).empty();
@@ -249,6 +283,7 @@ struct Builder {
     if (f.follows_bar && unit == "it" && IsCount(f)) bar_count = static_cast<int64_t>(f.value);
     if (epoch_bar && (unit == "it/s" || unit == "s/it")) return;
     if (UnitRate(f, unit)) return;
+    if (unit.empty() && !IsKnownKey(k) && KeyRate(f, std::string(StripLogPrefix(f.key)))) return;
     if (f.parenthesised) return;  // running averages such as "(0.9249)"
     // A parameter group's learning rate ("lr_swin", "lr-AdamW", "lr_0") is one too.
     if (In(k, {"lr", "learning rate", "eta", "grad norm", "gnorm"}) || FirstWord(k) == "lr") evidence = true;
@@ -320,6 +355,25 @@ struct Builder {
       return true;
     }
     return false;
+  }
+
+  // A rate named by the key, not the unit ("Steps/second: 0.014",
+  // "examples_per_sec: 512"): read as the unit would be, when its parts are
+  // a step or data noun over a time, or a time over a step noun.
+  bool KeyRate(const ScannedField& f, const std::string& k) {
+    std::string key_unit = RateUnitFromKey(k);
+    if (key_unit.empty()) return false;
+    auto parts = SplitSlash(key_unit);
+    std::string_view num = parts[0], den = parts[1];
+    bool step_rate = IsStepNoun(num) && num != "epoch" && num != "epochs" && IsSecondNoun(den);
+    bool step_time = TimeUnitScale(num) > 0 && IsStepNoun(den) && den != "epoch" && den != "epochs";
+    bool data_rate = IsSecondNoun(den) && ThroughputRank(num) == 0 && ThroughputUnitFromKey(num).empty();
+    if (!step_rate && !step_time && !data_rate) return false;
+    if (f.parenthesised || !std::isfinite(f.value) || f.value <= 0) return true;
+    if (step_rate) SetTime(1.0 / f.value, 2);
+    else if (step_time) SetTime(f.value * TimeUnitScale(num), 1);
+    else SetThroughput(f.value, key_unit);  // as the key writes it ("img/sec")
+    return true;
   }
 
   // `nested`: this counter follows another without a key ("[1/20][30/32]",

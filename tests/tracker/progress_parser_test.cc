@@ -341,5 +341,24 @@ TEST(ProgressLine, ThroughputUnitsAreNormalised) {
   EXPECT_EQ(NormalizeThroughputUnit("img/sec"), "images/s");
 }
 
+TEST(ProgressLine, RatesNamedByTheKey) {
+  // The rate written as the key, not as the value's unit.
+  ProgressLine a = InterpretLine("trainer.py:371] Steps/second: 0.25, Examples/second: 12.5");
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_DOUBLE_EQ(*a.step_time_s, 4.0);
+  ASSERT_TRUE(a.throughput);
+  EXPECT_DOUBLE_EQ(*a.throughput, 12.5);
+  EXPECT_EQ(a.throughput_unit, "examples/second");
+  ProgressLine b = InterpretLine("step 7 loss 2.5 train_examples_per_sec: 512.0 | ms_per_batch: 250");
+  ASSERT_TRUE(b.throughput);
+  EXPECT_EQ(b.throughput_unit, "examples/sec");
+  ASSERT_TRUE(b.step_time_s);
+  EXPECT_DOUBLE_EQ(*b.step_time_s, 0.25);
+  // Not a rate: an evaluation key, an epoch rate, two nouns.
+  EXPECT_FALSE(InterpretLine("step 7 loss 2.5 val_examples_per_sec: 512.0").throughput);
+  EXPECT_FALSE(InterpretLine("step 7 loss 2.5 epochs/sec: 0.01").step_time_s);
+  EXPECT_FALSE(InterpretLine("step 7 loss 2.5 grad norm/sec: 3.0").throughput);
+}
+
 }  // namespace
 }  // namespace schedmate
