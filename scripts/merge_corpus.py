@@ -98,6 +98,8 @@ def main():
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--reserved", default="../shared/RESERVED-SOURCES.md",
                     help="sources kept for an independent evaluation; a record from one is refused")
+    ap.add_argument("--id-prefix", default="r",
+                    help="ids for records without one: PREFIX-001, PREFIX-002, … (one prefix per labelling batch)")
     a = ap.parse_args()
     reserved_urls, reserved_repos = reserved_sources(a.reserved)
     corpus_path, realdata_path, check, unit_of = KINDS[a.kind]
@@ -134,8 +136,13 @@ def main():
             seen.add((rec["url"], rec["log"]))
             u = unit_of(rec)
             rec["split"] = unit_split.setdefault(u, split_of(u))
-            base = rec.get("id") or "r"
-            rid, k = base, 1
+            rid = rec.get("id")
+            if not rid:  # numbered after the shard's prefix: te-001, te-002, …
+                k = 1
+                while f"{a.id_prefix}-{k:03d}" in ids:
+                    k += 1
+                rid = f"{a.id_prefix}-{k:03d}"
+            base, k = rid, 1
             while rid in ids:
                 k += 1
                 rid = f"{base}-{k}"

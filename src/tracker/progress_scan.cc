@@ -329,6 +329,14 @@ ProgressReport ProgressScan::FinishNow() const {
   if (time_src) {
     r.steady_step_time_s = RobustMean(samples_of(
         time_src->line.layout, [](const ProgressLine& p) { return p.step_time_s; }));
+    // A "time" that climbs with the step is a clock, not a step's time.
+    std::vector<int64_t> lines;
+    std::vector<double> per_step = ClockStepTimes(*time_src, &lines);
+    if (!per_step.empty()) {
+      r.step_time_s = per_step.front();
+      r.steady_step_time_s = RobustMean(per_step);
+      used.insert(lines.begin(), lines.end());
+    }
   } else if (a.line.step) {
     // No printed step time: derive it from timestamps of the anchor's layout.
     std::vector<int64_t> lines;
@@ -371,6 +379,46 @@ bool ProgressScan::SomeLayoutRepeats() const {
   for (const Entry& e : entries_)
     if (!layouts.insert(e.line.layout).second) return true;
   return false;
+}
+
+// The printed step time of `src`'s layout read as a clock since some start
+// (a cumulative "time (sec)", "time: 298.3"): it grew at every one of the
+// newest four or more records with a climbing step, each growth per step
+// within a factor 2 of the others, and — where the records are stamped —
+// as much as the stamps did. A per-step time wanders instead; a running
+// average flattens. Seconds per step over each interval, newest first.
+std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const {
+  std::vector<const Entry*> pts;
+  std::set<int64_t> seen;
+  for (const auto& e : entries_) {
+    if (e.line.layout != src.line.layout || !e.line.step || !e.line.step_time_s) continue;
+    if (!seen.insert(*e.line.step).second) continue;
+    pts.push_back(&e);
+    if (static_cast<int>(pts.size()) > options_.samples) break;
+  }
+  if (pts.empty() || pts.front() != &src) return {};
+  std::vector<double> per_step;
+  bool stamped = true;
+  double stamp_fit = 0;
+  for (size_t i = 0; i + 1 < pts.size(); ++i) {
+    const ProgressLine& newer = pts[i]->line;
+    const ProgressLine& older = pts[i + 1]->line;
+    int64_t ds = *newer.step - *older.step;
+    double dv = *newer.step_time_s - *older.step_time_s;
+    if (ds <= 0 || dv <= 0) break;  // the run of growth ends
+    per_step.push_back(dv / static_cast<double>(ds));
+    if (newer.timestamp_s && older.timestamp_s && *newer.timestamp_s > *older.timestamp_s)
+      stamp_fit = std::max(stamp_fit, std::abs(dv / (*newer.timestamp_s - *older.timestamp_s) - 1));
+    else
+      stamped = false;
+  }
+  // Four intervals in a row; three when the stamps grew alike.
+  if (per_step.size() < (stamped ? 3u : 4u)) return {};
+  auto [lo, hi] = std::minmax_element(per_step.begin(), per_step.end());
+  if (*hi > 2 * *lo) return {};
+  if (stamped && stamp_fit > 0.25) return {};  // grows, but not with the wall clock
+  *lines = {pts[0]->index, pts[1]->index};
+  return per_step;
 }
 
 std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {

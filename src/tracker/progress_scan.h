@@ -113,6 +113,8 @@ class ProgressScan {
   // Seconds per step from the stamps of the anchor's layout, newest
   // interval first; `lines` gets the newest interval's two lines.
   std::vector<double> StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const;
+  // The printed step time read as a clock when it grows with the step.
+  std::vector<double> ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const;
   double Confidence(const ProgressReport& r, int anchor) const;
   // Evidence that the report reads a training loop, not a chance match in
   // noise: two facts of training (a step and its total, time, rate or loss;

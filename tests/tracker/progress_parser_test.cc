@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/str_format.h"
 #include "tracker/field_scanner.h"
 #include "tracker/progress_line.h"
 #include "tracker/progress_scan.h"
@@ -358,6 +359,38 @@ TEST(ProgressLine, RatesNamedByTheKey) {
   EXPECT_FALSE(InterpretLine("step 7 loss 2.5 val_examples_per_sec: 512.0").throughput);
   EXPECT_FALSE(InterpretLine("step 7 loss 2.5 epochs/sec: 0.01").step_time_s);
   EXPECT_FALSE(InterpretLine("step 7 loss 2.5 grad norm/sec: 3.0").throughput);
+}
+
+TEST(ProgressScan, TimeThatGrowsWithTheStepIsAClock) {
+  // "time" climbing by ~0.75 s a step at every record: a clock since the start.
+  std::vector<std::string> clock;
+  for (int i = 0; i < 6; ++i)
+    clock.push_back(StrFormat("[%3d/273] time: %.4f, loss: 1.39", 114 + i, 295.3 + 0.75 * i + 0.01 * (i % 2)));
+  ProgressReport a = ScanProgress(clock);
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_NEAR(*a.step_time_s, 0.74, 0.02);
+  // Stamped: three intervals suffice when the stamps grew as much.
+  std::vector<std::string> stamped = {
+      "2022-11-08 11:14:32,333 epoch 1 - iter 122/1227 - loss 0.93 - time (sec): 5.65",
+      "2022-11-08 11:14:37,495 epoch 1 - iter 244/1227 - loss 0.74 - time (sec): 10.81",
+      "2022-11-08 11:14:42,687 epoch 1 - iter 366/1227 - loss 0.64 - time (sec): 16.01",
+      "2022-11-08 11:14:47,662 epoch 1 - iter 488/1227 - loss 0.60 - time (sec): 20.98"};
+  ProgressReport b = ScanProgress(stamped);
+  ASSERT_TRUE(b.step_time_s);
+  EXPECT_NEAR(*b.step_time_s, 4.97 / 122, 1e-4);
+  // A per-step time that wanders, or creeps by uneven amounts, stays as printed.
+  std::vector<std::string> wander;
+  for (int i = 0; i < 6; ++i)
+    wander.push_back(StrFormat("step %d time: %.3f loss: 2.0", 10 * i, 0.5 + (i % 2 ? 0.02 : 0.0)));
+  ProgressReport c = ScanProgress(wander);
+  ASSERT_TRUE(c.step_time_s);
+  EXPECT_NEAR(*c.step_time_s, 0.52, 1e-9);
+  std::vector<std::string> creep;
+  for (double t : {0.50, 0.51, 0.53, 0.60, 0.61, 0.70})
+    creep.push_back(StrFormat("step %zu time: %.2f loss: 2.0", 10 * creep.size(), t));
+  ProgressReport d = ScanProgress(creep);
+  ASSERT_TRUE(d.step_time_s);
+  EXPECT_NEAR(*d.step_time_s, 0.70, 1e-9);
 }
 
 }  // namespace
