@@ -562,9 +562,33 @@ void NoteCliClasses(State& st, const PythonFacts& py) {
   }
 }
 
+// A training function the entry script calls from its top level or from an
+// entry function (`main` → `train_eval(FLAGS.root_dir)`): its parameter
+// defaults are the run's settings where the call passes nothing else.
+// Functions of evaluation and housekeeping are not.
+void NoteCalledEntryFunctions(State& st, const PythonFacts& py) {
+  std::set<std::string> defined;
+  for (const auto& a : py.assigns)
+    if (a.origin == PyAssign::Origin::kParam && a.scope.find('.') == std::string::npos) defined.insert(a.scope);
+  for (int pass = 0; pass < 2; ++pass)  // main → train → its helper: two levels
+    for (const auto& c : py.calls) {
+      if (c.callee.find('.') != std::string::npos || !defined.count(c.callee) || st.entry_functions.count(c.callee)) continue;
+      if (!c.scope.empty() && !st.entry_functions.count(c.scope)) continue;
+      std::string name = Lower(c.callee);
+      bool housekeeping = false;
+      for (std::string_view w : {"eval", "test", "valid", "predict", "infer", "plot", "log", "save", "load",
+                                 "download", "seed", "setup", "parse", "print", "visual", "export", "sample"})
+        housekeeping = housekeeping || name.find(w) != std::string::npos;
+      bool trains = name.find("train") != std::string::npos || name.find("fit") != std::string::npos ||
+                    name.find("learn") != std::string::npos;  // train_eval trains
+      if (!housekeeping || trains) st.entry_functions.insert(c.callee);
+    }
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   NoteCliClasses(st, py);
+  if (prec == kEntryDefault) NoteCalledEntryFunctions(st, py);
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
   for (const auto& imp : py.imports)
     if (!imp.module.empty() && imp.module[0] != '.')

@@ -148,6 +148,7 @@ class Walker {
         }
       }
     }
+    c.scope = scope_;
     if (out_->calls.size() < 20000) out_->calls.push_back(std::move(c));
   }
 

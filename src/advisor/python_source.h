@@ -29,6 +29,7 @@ struct PyCall {
   std::vector<PyValue> args;
   std::vector<std::pair<std::string, PyValue>> kwargs;
   int line = 0;  // 1-based
+  std::string scope;  // the enclosing function or class, as PyAssign::scope ("" at module level)
   const PyValue* Kwarg(std::string_view name) const;
 };
 

@@ -471,5 +471,22 @@ args = p.parse_args()
   EXPECT_EQ(r.Extract("python train.py mm.py").precision, "fp16");
 }
 
+// The training function a script's main calls takes its settings as
+// parameter defaults (`train_eval(FLAGS.root_dir)`); an evaluation
+// function's defaults are not the run's.
+TEST(MetadataExtractor, DefaultsOfTheTrainingFunctionMainCalls) {
+  Repo r("trainfn");
+  r.File("run.py", "import torch\n\n"
+                   "def evaluate(model, batch_size=1, learning_rate=0.5):\n    pass\n\n"
+                   "def train_eval(root_dir, batch_size=32, learning_rate=2.5e-4, num_iterations=1000):\n"
+                   "    model = torch.nn.Linear(2, 2)\n    evaluate(model)\n\n"
+                   "def main():\n    evaluate(None)\n    train_eval('/tmp/x')\n\n"
+                   "if __name__ == '__main__':\n    main()\n");
+  WorkloadMetadata md = r.Extract("python run.py");
+  EXPECT_EQ(md.batch_size, 32);
+  ASSERT_TRUE(md.learning_rate.has_value());
+  EXPECT_DOUBLE_EQ(*md.learning_rate, 2.5e-4);
+}
+
 }  // namespace
 }  // namespace schedmate
