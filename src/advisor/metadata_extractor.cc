@@ -559,6 +559,11 @@ void NoteCliClasses(State& st, const PythonFacts& py) {
     if (last == "LightningCLI" || last == "cli_main")
       for (const auto& a : c.args)
         if (a.kind == PyValue::Kind::kName) st.entry_functions.insert(LastSegment(a.text) + ".__init__");
+    // fire.Fire(train) in the same file as `def train(batch_size=10)`.
+    if ((c.callee == "fire.Fire" || c.callee == "Fire" || c.callee == "typer.run" || c.callee == "CLI" ||
+         c.callee == "jsonargparse.CLI" || c.callee == "tyro.cli") &&
+        !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
+      st.entry_functions.insert(LastSegment(c.args[0].text));
   }
 }
 
@@ -703,10 +708,6 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (auto v = st.Literal(*d)) st.Set(c.args[0].text, *v, path, c.line, prec);
       continue;
     }
-    if ((c.callee == "fire.Fire" || c.callee == "Fire" || c.callee == "typer.run" || c.callee == "CLI" ||
-         c.callee == "jsonargparse.CLI" || c.callee == "tyro.cli") &&
-        !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
-      st.entry_functions.insert(LastSegment(c.args[0].text));
     if (last == "DataParallel" && near_entry) st.data_parallel = true;
     if (near_entry && (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" || last == "MirroredStrategy" ||
         last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" || last == "make_mesh" || last == "create_device_mesh"))

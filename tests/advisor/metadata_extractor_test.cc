@@ -488,5 +488,18 @@ TEST(MetadataExtractor, DefaultsOfTheTrainingFunctionMainCalls) {
   EXPECT_DOUBLE_EQ(*md.learning_rate, 2.5e-4);
 }
 
+// fire.Fire(train) called after `def train(...)` in the same file: the
+// function's defaults are read although its call comes later in the file.
+TEST(MetadataExtractor, FireFunctionDefinedBeforeItsCall) {
+  Repo r("firesame");
+  r.File("pkg/cli.py", "import fire\nimport torch\n\n"
+                       "def train_from_folder(data='./data', batch_size=10, learning_rate=2e-4, num_train_steps=150000):\n"
+                       "    pass\n\ndef main():\n    fire.Fire(train_from_folder)\n");
+  r.File("setup.py", "from setuptools import setup\nsetup(name='pkg', entry_points={'console_scripts': ['pkgtrain = pkg.cli:main']})\n");
+  WorkloadMetadata md = r.Extract("pkgtrain --data ./imgs");
+  EXPECT_EQ(md.batch_size, 10);
+  EXPECT_EQ(md.training_iterations, 150000);
+}
+
 }  // namespace
 }  // namespace schedmate
