@@ -408,7 +408,7 @@ void Custom(Gen& g) {
       case 0: v = StrFormat("%.3f", dt); tfield = json ? "\"step_time\": " + v : "time" + sep + v + "s"; sec = Printed(v); break;
       case 1: v = StrFormat("%.3f", dt); tfield = json ? "\"time_per_step\": " + v : "step_time" + sep + v; sec = Printed(v); break;
       case 2: v = StrFormat("%.3f", dt); tfield = v + " s/step"; sec = Printed(v); break;
-      case 3: v = StrFormat("%.1f", dt * 1000); tfield = json ? "\"iter_time_ms\": " + v : v + "ms/it"; sec = json ? 0 : Printed(v) / 1000; break;
+      case 3: v = StrFormat("%.1f", dt * 1000); tfield = json ? "\"iter_time_ms\": " + v : v + "ms/it"; sec = Printed(v) / 1000; break;
       case 4: v = StrFormat("%.2f", 1 / dt); tfield = v + " it/s"; sec = 1 / Printed(v); break;
       default: tfield = ""; break;
     }

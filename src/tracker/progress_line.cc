@@ -273,7 +273,8 @@ struct Builder {
   // the outer bar of nested tqdm): its counter and rate are per epoch.
   bool epoch_bar = false;
 
-  void Field(const ScannedField& f) {
+  void Field(const ScannedField& printed) {
+    ScannedField f = WithUnitsRead(printed);
     const std::string k = KeyOf(f.key);
     std::string unit = Lower(f.unit);
     bool nested = after_bare_counter;
@@ -330,6 +331,31 @@ struct Builder {
     if (k.find("samplespersec") != std::string::npos) deepspeed_timer = true;
     if ((k == "throughput" || k == "throughput per gpu" || k == "speed") && !f.unit.empty())
       SetThroughput(f.value, NormalizeThroughputUnit(f.unit));
+  }
+
+  // Units a logger writes where the scanner does not look for them: a
+  // magnitude suffix ("16.2K tokens/s", "step:50K" → 16200, 50000) and a
+  // time unit as the key's last word ("elapsed_time_per_iteration_ms: 41.2").
+  static ScannedField WithUnitsRead(const ScannedField& printed) {
+    ScannedField f = printed;
+    if (f.unit == "K" || f.unit == "k" || f.unit == "M" || f.unit == "G") {
+      f.value *= f.unit == "G" ? 1e9 : f.unit == "M" ? 1e6 : 1e3;
+      f.integer = f.value == std::floor(f.value);
+      f.unit.clear();
+    }
+    if (f.unit.empty()) {
+      size_t sp = f.key.rfind(' ');
+      if (sp != std::string::npos && sp > 0) {
+        std::string_view last = std::string_view(f.key).substr(sp + 1);
+        std::string rest = f.key.substr(0, sp);
+        if (In(last, {"ms", "msec", "s", "sec", "secs", "seconds", "us"}) &&
+            (IsStepTimeKey(rest) || IsClockKey(rest))) {
+          f.unit = std::string(last);
+          f.key = rest;
+        }
+      }
+    }
+    return f;
   }
 
   // "26.05s/it", "0.18it/s", "16ms/step", "1771 toks/s/device", "(16.765 sec/step)".

@@ -393,5 +393,19 @@ TEST(ProgressScan, TimeThatGrowsWithTheStepIsAClock) {
   EXPECT_NEAR(*d.step_time_s, 0.70, 1e-9);
 }
 
+TEST(ProgressLine, MagnitudeSuffixesAndTimeUnitsInTheKey) {
+  ProgressLine p = InterpretLine(
+      "iteration: 993 / 1000 | elapsed_time_per_iteration_ms: 39.4 | tokens_per_sec: 16.2K | lm_loss: 10.6");
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_NEAR(*p.step_time_s, 0.0394, 1e-12);
+  ASSERT_TRUE(p.throughput);
+  EXPECT_DOUBLE_EQ(*p.throughput, 16200);
+  ProgressLine q = InterpretLine("step 50 loss 2.0 iter_time_s: 1.5");
+  ASSERT_TRUE(q.step_time_s);
+  EXPECT_DOUBLE_EQ(*q.step_time_s, 1.5);
+  // A unit word after a key that is no time stays a key word.
+  EXPECT_FALSE(InterpretLine("step 50 loss 2.0 warmup_s: 100").step_time_s);
+}
+
 }  // namespace
 }  // namespace schedmate
