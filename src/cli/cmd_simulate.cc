@@ -169,9 +169,9 @@ void AddSimulateCommand(CLI::App& app) {
   cmd->add_option("--unknown-vc", args->unknown_vc, "Jobs whose VC the cluster lacks: drop (default) or error")
       ->check(CLI::IsMember({"drop", "error"}));
   cmd->add_option("--policy", args->policies, "Comma-separated policies, or 'all' (see `schedmate policies`)");
-  cmd->add_option("--estimator", args->estimator, "SJF/QSSF duration estimator: oracle, history, helios-error-model");
+  cmd->add_option("--estimator", args->estimator, "SJF/QSSF/SRTF duration estimator: oracle, history, helios-error-model");
   cmd->add_option("--placement", args->placement, "Placement: consolidate or count");
-  cmd->add_option("--restart-overhead", args->restart_overhead, "Tiresias preemption cost: none, lucid, helios or seconds");
+  cmd->add_option("--restart-overhead", args->restart_overhead, "Tiresias/SRTF preemption cost: none, lucid, helios or seconds");
   cmd->add_option("--backfill", args->backfill,
                   "Queue discipline of fifo/sjf/qssf: strict (head-of-line blocking, default), easy, conservative")
       ->check(CLI::IsMember({"strict", "easy", "conservative"}));

@@ -12,6 +12,7 @@
 #include "experiments/config_fields.h"
 #include "experiments/trace_slice.h"
 #include "experiments/world_setup.h"
+#include "experiments/world_workload_model.h"
 #include "history/sqlite_store.h"
 #include "integrations/standalone_advice.h"
 #include "sim/noisy_oracle_recovery.h"
@@ -93,8 +94,10 @@ Status ParseRuns(const Json& s, const std::string& w, std::vector<std::string>* 
   for (const Json& r : s["runs"]) {
     if (!r.is_string()) return InvalidArgument(w + ": field 'runs': expected names");
     const std::string name = r.get<std::string>();
-    if (name != "fifo" && name != "qssf" && name != "tiresias" && name != "sjf" && name != "standalone")
-      return InvalidArgument(w + ": field 'runs': unknown run '" + name + "' (fifo, qssf, tiresias, sjf, standalone)");
+    static const std::vector<std::string> kRuns = {"fifo", "qssf", "srtf", "tiresias", "sjf", "lucid", "standalone"};
+    if (std::find(kRuns.begin(), kRuns.end(), name) == kRuns.end())
+      return InvalidArgument(w + ": field 'runs': unknown run '" + name +
+                             "' (fifo, qssf, srtf, tiresias, sjf, lucid, standalone)");
     runs->push_back(name);
   }
   return Status::Ok();
@@ -104,8 +107,20 @@ bool Wanted(const StandaloneExperimentConfig& c, const std::string& run) {
   return c.runs.empty() || std::find(c.runs.begin(), c.runs.end(), run) != c.runs.end();
 }
 
+Status ParseLucid(const Json& l, const std::string& w, StandaloneExperimentConfig* c) {
+  RETURN_IF_ERROR(OnlyKnownFields(l, {"profiler_nodes", "profile_time_limit_s", "profile_gpu_limit"}, w));
+  RETURN_IF_ERROR(OptionalField(l, "profiler_nodes", w, &c->lucid_profiler_nodes));
+  RETURN_IF_ERROR(OptionalField(l, "profile_time_limit_s", w, &c->lucid_profile_time_limit_s));
+  RETURN_IF_ERROR(OptionalField(l, "profile_gpu_limit", w, &c->lucid_profile_gpu_limit));
+  if (c->lucid_profiler_nodes < 0) return InvalidArgument(w + ": field 'profiler_nodes': must be >= 0");
+  if (c->lucid_profile_time_limit_s < 1) return InvalidArgument(w + ": field 'profile_time_limit_s': must be >= 1");
+  if (c->lucid_profile_gpu_limit < 1) return InvalidArgument(w + ": field 'profile_gpu_limit': must be >= 1");
+  return Status::Ok();
+}
+
 Status ParsePolicies(const Json& s, const std::string& w, StandaloneExperimentConfig* c) {
-  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias", "backfill", "backfill_estimate", "runs"}, w));
+  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias", "backfill", "backfill_estimate", "runs", "lucid"}, w));
+  if (s.contains("lucid")) RETURN_IF_ERROR(ParseLucid(s["lucid"], w + ": lucid", c));
   RETURN_IF_ERROR(OptionalField(s, "fallback", w, &c->fallback));
   RETURN_IF_ERROR(OptionalField(s, "tiresias", w, &c->tiresias));
   RETURN_IF_ERROR(BackfillFields(s, w, &c->backfill));
@@ -177,20 +192,23 @@ std::string QssfEstimatorFor(const Trace& t) {
 }
 
 std::vector<PolicyConfig> Baselines(const StandaloneExperimentConfig& c, const Trace& t) {
-  PolicyConfig fifo, qssf, tiresias, oracle;
+  PolicyConfig fifo, qssf, srtf, tiresias, oracle;
   fifo.name = "fifo";
   qssf.name = "qssf";
   qssf.estimator = QssfEstimatorFor(t);
+  // The Helios artifact's SRTF: true remaining time, 7/30/60 s overhead,
+  // consolidate (policies/srtf); it preempts, so no backfill discipline.
+  srtf.name = "srtf";
   tiresias.name = c.tiresias;
   oracle.name = "sjf";
   oracle.estimator = "oracle";
-  for (PolicyConfig* p : {&fifo, &qssf, &tiresias, &oracle}) p->seed = c.seed;
+  for (PolicyConfig* p : {&fifo, &qssf, &srtf, &tiresias, &oracle}) p->seed = c.seed;
   for (PolicyConfig* p : {&fifo, &qssf, &oracle}) {
     p->backfill = BackfillModeName(c.backfill.mode);
     p->backfill_estimate = BackfillEstimateName(c.backfill.estimate);
   }
   std::vector<PolicyConfig> out;
-  for (const PolicyConfig& p : {fifo, qssf, tiresias, oracle})
+  for (const PolicyConfig& p : {fifo, qssf, srtf, tiresias, oracle})
     if (Wanted(c, p.name.rfind("tiresias", 0) == 0 ? "tiresias" : p.name)) out.push_back(p);
   return out;
 }
@@ -204,10 +222,14 @@ std::string Describe(const StandaloneExperimentConfig& c, const Trace& t, const 
                                          c.failures.node_fault_rate_per_node_hour, c.failures.resubmit_prob_infrastructure,
                                          c.failures.resubmit_prob_own_fault, c.failures.operator_drain_after_failures)
                              : std::string("failures off");
-  return StrFormat("%s%s: %zu jobs over %.1f days%s; pool %d nodes x %d GPUs (offered load %.2f); %s; seed %llu",
+  const std::string profiler = Wanted(c, "lucid") && c.lucid_profiler_nodes > 0
+                                   ? StrFormat(" (Lucid: + its %d-node profiler)", c.lucid_profiler_nodes)
+                                   : std::string();
+  return StrFormat("%s%s: %zu jobs over %.1f days%s; pool %d nodes x %d GPUs%s (offered load %.2f); %s; seed %llu",
                    (c.synth.empty() ? c.trace_path : "synthetic " + c.synth).c_str(), window.c_str(), t.jobs.size(), static_cast<double>(t.jobs.back().submit_s) / 86400.0,
                    c.max_gpus > 0 ? StrFormat(", requests capped at %d GPUs", c.max_gpus).c_str() : "",
-                   pool.spec.vcs[0].nodes, c.gpus_per_node, pool.load, failures.c_str(), (unsigned long long)c.seed);
+                   pool.spec.vcs[0].nodes, c.gpus_per_node, profiler.c_str(), pool.load, failures.c_str(),
+                   (unsigned long long)c.seed);
 }
 
 // What one standalone run needs beyond the trace: the mapped world and its catalog.
@@ -226,6 +248,26 @@ class Runner {
     std::string label = pc.name == "sjf" ? "sjf-oracle" : pc.name == "qssf" ? "qssf (" + pc.estimator + ")" : pc.name;
     ASSIGN_OR_RETURN(StandaloneRun r, Replay(label, *policy, nullptr));
     if (auto* queue = dynamic_cast<const OrderedQueuePolicy*>(policy.get())) r.backfilled = queue->backfilled();
+    return r;
+  }
+
+  // Plain Lucid (policies/lucid) on the pool plus its own profiling VC, its
+  // workload model from the same semantic world the Advisor reads; its main
+  // queue under the experiment's backfill discipline (while packing is off).
+  Result<StandaloneRun> Lucid(const World& world) {
+    LucidOptions lo;
+    lo.profile_time_limit_s = c_.lucid_profile_time_limit_s;
+    lo.profile_gpu_limit = c_.lucid_profile_gpu_limit;
+    lo.backfill = c_.backfill;
+    lo.backfill.seed = c_.seed;
+    if (c_.lucid_profiler_nodes == 0) lo.profiler_vc.clear();
+    ClusterSpec spec = pool_.spec;
+    if (!lo.profiler_vc.empty()) spec.vcs.push_back({lo.profiler_vc, c_.lucid_profiler_nodes});
+    WorldWorkloadModel model(world.map, *world.catalog, WarmupParams{});
+    LucidPolicy policy(lo, &model, nullptr);
+    ASSIGN_OR_RETURN(StandaloneRun r, Replay("lucid", policy, nullptr, &spec));
+    r.lucid = policy.stats();
+    r.backfilled = policy.stats().backfilled;
     return r;
   }
 
@@ -263,7 +305,9 @@ class Runner {
   }
 
  private:
-  Result<StandaloneRun> Replay(const std::string& label, Policy& policy, RecoveryHook* hook) {
+  // On the pool, or on `spec` (Lucid: the pool and its profiler).
+  Result<StandaloneRun> Replay(const std::string& label, Policy& policy, RecoveryHook* hook,
+                               const ClusterSpec* spec = nullptr) {
     SimOptions so;
     if (c_.failures_on) {
       so.failures = c_.failures;
@@ -272,7 +316,7 @@ class Runner {
     }
     if (progress_) so.on_progress = [&](const SimProgress& p) { progress_(label, p); };
     auto t0 = std::chrono::steady_clock::now();
-    ASSIGN_OR_RETURN(SimResult result, Simulate(trace_, pool_.spec, policy, so));
+    ASSIGN_OR_RETURN(SimResult result, Simulate(trace_, spec ? *spec : pool_.spec, policy, so));
     StandaloneRun r;
     r.label = label;
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -348,6 +392,10 @@ Result<StandaloneComparison> RunStandaloneComparison(const StandaloneExperimentC
   World world;
   world.map = MapTrace(trace, catalog, c.mapping);
   world.catalog = &catalog;
+  if (Wanted(c, "lucid")) {
+    ASSIGN_OR_RETURN(StandaloneRun r, runner.Lucid(world));
+    out.runs.push_back(std::move(r));
+  }
   for (bool with_handler : {false, true}) {
     if (!Wanted(c, "standalone") || (with_handler && !(c.failures_on && c.handler_run))) break;
     ASSIGN_OR_RETURN(StandaloneRun r, runner.Standalone(world, with_handler));

@@ -1,8 +1,9 @@
 // Standalone schedmate vs the queue baselines on the same jobs (issue 18):
 // a trace slice replayed on one pool with the simulator's failures on, under
-// FIFO, QSSF, Tiresias, SJF with oracle durations, and the standalone policy
-// (SJF on the real Advisor's estimates, policies/standalone) without and with
-// the real Failure Handler deciding every recovery. Every run sees the same
+// FIFO, QSSF, SRTF (Helios'), Tiresias, SJF with oracle durations, Lucid (on
+// the pool plus its own profiling nodes), and the standalone policy (SJF on
+// the real Advisor's estimates, policies/standalone) without and with the
+// real Failure Handler deciding every recovery. Every run sees the same
 // failure plan (per-job seeded draws), so the differences are the policies'
 // and the Handler's. A config file holds everything; flags override it.
 #ifndef SCHEDMATE_EXPERIMENTS_STANDALONE_EXPERIMENT_H_
@@ -18,6 +19,7 @@
 #include "experiments/experiment.h"
 #include "integrations/lucid_schedmate.h"
 #include "integrations/sim_failure_handler.h"
+#include "policies/lucid/lucid.h"
 #include "policies/common/backfill.h"
 #include "policies/standalone/standalone.h"
 #include "sim/failures.h"
@@ -49,9 +51,14 @@ struct StandaloneExperimentConfig {
   // Queue discipline of FIFO, QSSF, SJF and the standalone policy (Tiresias
   // preempts and keeps its own); policies.backfill / backfill_estimate.
   BackfillOptions backfill;
-  // Which runs to replay (policies.runs: fifo, qssf, tiresias, sjf,
-  // standalone); empty = all.
+  // Which runs to replay (policies.runs: fifo, qssf, srtf, tiresias, sjf,
+  // lucid, standalone); empty = all.
   std::vector<std::string> runs;
+  // Lucid's run (policies.lucid): its profiling cluster, nodes added beside
+  // the pool (0 = no profiling, the pool alone), and its profiling limits.
+  int32_t lucid_profiler_nodes = 2;
+  int64_t lucid_profile_time_limit_s = 200;
+  int32_t lucid_profile_gpu_limit = 8;
   MappingParams mapping;
   std::string shared;  // shared data directory; "" = found
   uint64_t seed = 1;
@@ -66,6 +73,7 @@ struct StandaloneRun {
   std::optional<StandaloneStats> standalone;
   std::optional<LucidSchedmateStats> advisor;
   std::optional<SimFailureHandlerTally> handler;
+  std::optional<LucidStats> lucid;
   int64_t backfilled = 0;  // jobs started while an earlier queued job waited
   double wall_s = 0;
 };
@@ -76,7 +84,8 @@ struct StandaloneComparison {
   double offered_load = 0;
   int64_t jobs = 0;
   int32_t gpus = 0;
-  std::vector<StandaloneRun> runs;  // fifo, qssf, tiresias, sjf-oracle, standalone[, standalone+handler]
+  // fifo, qssf, srtf, tiresias, sjf-oracle, lucid, standalone[, standalone+handler]
+  std::vector<StandaloneRun> runs;
   // The trace's resumable failed jobs (their planned failure is an
   // infrastructure fault), by trace index: the research's Handler gain is
   // measured on them.

@@ -94,6 +94,10 @@ std::string SubsetTable(const StandaloneComparison& c) {
 std::string SemanticLines(const StandaloneComparison& c) {
   std::string s;
   for (const StandaloneRun& r : c.runs) {
+    if (r.lucid)
+      s += StrFormat("%s: %lld jobs profiled (%lld finished in the profiler, %.1f profiler GPU-h), %lld packs\n",
+                     r.label.c_str(), (long long)r.lucid->profiled, (long long)r.lucid->finished_in_profiler,
+                     static_cast<double>(r.lucid->profiler_gpu_s) / 3600.0, (long long)r.lucid->packs);
     if (r.standalone && r.advisor)
       s += StrFormat("%s: %lld jobs ordered by history, %lld by the fallback; Advisor %.2f ms per job (embedded)\n",
                      r.label.c_str(), (long long)r.standalone->from_history, (long long)r.standalone->fallbacks,
@@ -155,6 +159,10 @@ Json StandaloneComparisonToJson(const StandaloneComparison& c) {
                             {"drained_gpu_s", f.drained_gpu_s}}}};
     if (r.standalone) j["ordered_by"] = {{"history", r.standalone->from_history}, {"fallback", r.standalone->fallbacks}};
     if (r.advisor) j["advisor_ms_total"] = r.advisor->advisor_ms;
+    if (r.lucid)
+      j["lucid"] = {{"profiled", r.lucid->profiled}, {"finished_in_profiler", r.lucid->finished_in_profiler},
+                    {"profiler_gpu_h", static_cast<double>(r.lucid->profiler_gpu_s) / 3600.0},
+                    {"packs", r.lucid->packs}};
     if (r.handler)
       j["handler"] = {{"diagnosed", r.handler->diagnosed}, {"category_correct", r.handler->category_correct},
                       {"drains", r.handler->drains}, {"restarts", r.handler->restarts},

@@ -4,6 +4,7 @@
 #include "policies/fifo/fifo.h"
 #include "policies/qssf/qssf.h"
 #include "policies/sjf/sjf.h"
+#include "policies/srtf/srtf.h"
 #include "policies/tiresias/tiresias.h"
 
 namespace schedmate {
@@ -57,6 +58,8 @@ const std::vector<PolicyInfo>& ListPolicies() {
               "non-preemptive; head-of-line blocking"},
       {"qssf", "Helios quasi-shortest-service-first: estimated duration x "
                "GPUs (estimator: history)"},
+      {"srtf", "Helios shortest remaining time first (estimator: oracle); "
+               "preemptive, 7/30/60 s overhead, consolidate"},
       {"tiresias-original", "2D-LAS, 3 queues 3250/7200 GPU-s, event-driven, "
                             "no overhead, count placement"},
       {"tiresias-lucid", "2D-LAS, 2 queues 18000 GPU-s, every 60 s, FIFO by "
@@ -79,6 +82,15 @@ Result<std::unique_ptr<Policy>> MakePolicy(const PolicyConfig& c) {
   }
   ASSIGN_OR_RETURN(auto placer,
                    MakePlacer(c.placement.empty() ? "consolidate" : c.placement));
+  if (c.name == "srtf") {
+    if (backfill.mode != BackfillMode::kStrict)
+      return InvalidArgument("backfill: '" + c.backfill + "' applies to the queue policies (fifo, sjf, qssf), not "
+                             "srtf, which preempts");
+    ASSIGN_OR_RETURN(auto est, MakeEstimator(c.estimator.empty() ? "oracle" : c.estimator, c.seed));
+    ASSIGN_OR_RETURN(RestartOverhead overhead,
+                     RestartOverhead::Parse(c.restart_overhead.empty() ? "helios" : c.restart_overhead));
+    return std::unique_ptr<Policy>(new SrtfPolicy(std::move(placer), std::move(est), overhead));
+  }
   if (c.name == "fifo") {
     // FIFO orders by no estimate; the planner's own-estimate source needs one.
     std::unique_ptr<DurationEstimator> est;

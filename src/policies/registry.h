@@ -15,18 +15,18 @@
 namespace schedmate {
 
 struct PolicyConfig {
-  // fifo, sjf, qssf, tiresias, tiresias-original, tiresias-lucid,
+  // fifo, sjf, qssf, srtf, tiresias, tiresias-original, tiresias-lucid,
   // tiresias-pollux.
   std::string name = "fifo";
   std::string placement;        // "" = the policy's default (consolidate)
-  std::string estimator;        // sjf: oracle; qssf: history
+  std::string estimator;        // sjf, srtf: oracle; qssf: history
   uint64_t seed = 1;            // for randomised estimators
   // Tiresias overrides (empty / negative = preset value).
   std::vector<int64_t> thresholds_gpu_s;
   int64_t period_s = -1;
   std::string order;            // "submit" | "queue-entry"
   double starvation_knob = -1;
-  std::string restart_overhead; // none | lucid | helios | seconds
+  std::string restart_overhead; // none | lucid | helios | seconds (Tiresias, SRTF)
   // Queue discipline of fifo/sjf/qssf (policies/common/backfill.h):
   // strict (default) | easy | conservative; and the planner's durations:
   // oracle (default) | user-limit | advisor (the policy's estimator; FIFO

@@ -172,6 +172,9 @@ Status Engine::Pack(JobIndex guest, JobIndex host, double guest_rate, double hos
     return Internal(who + " packed '" + g.spec->id + "' onto '" + h.spec->id + "' with another GPU count or VC");
   if (!(guest_rate > 0 && guest_rate <= 1 && host_rate > 0 && host_rate <= 1))
     return Internal(who + " packed with a rate outside (0, 1]");
+  for (const auto& [node, count] : h.allocation.parts)  // a drained node receives no job, packed ones included
+    if (cluster_.drained(node))
+      return Internal(who + " packed '" + g.spec->id + "' onto '" + h.spec->id + "', which runs on a drained node");
   g.allocation = h.allocation;
   g.queued_s += now_ - g.pending_since_s;
   if (g.first_start_s < 0) g.first_start_s = now_;

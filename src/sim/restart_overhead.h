@@ -3,8 +3,9 @@
 //  none:   0 s (Tiresias' original simulator).
 //  lucid:  40 s for <= 8 GPUs, else 60 s (Lucid policy.py ckpt_overhead,
 //          "optimistic" against Tiresias' measured 62 s average).
-//  helios: 7 s for 1 GPU, 30 s for 2-8 GPUs, 60 s above — our reading of the
-//          7/30/60 s model; the tiering by GPU count is our assumption.
+//  helios: 7 s for 1 GPU, 30 s for 2-8 GPUs, 60 s above (HeliosArtifact
+//          `framework/QSSF Service/policies/policy.py` ckpt_overhead, used by
+//          its srtf.py).
 //  fixed:  a constant.
 #ifndef SCHEDMATE_SIM_RESTART_OVERHEAD_H_
 #define SCHEDMATE_SIM_RESTART_OVERHEAD_H_

@@ -41,6 +41,8 @@ TEST(StandaloneExperimentTest, ConfigErrorsNameTheField) {
   ExpectNamed(ConfigError(R"({"trace": {"synth": "seren", "path": "x.csv"}})"), "synth");
   ExpectNamed(ConfigError(R"({"failures": {"handler_min_confidence": 1.5}})"), "handler_min_confidence");
   ExpectNamed(ConfigError(R"({"policies": {"fallback": "oracle"}})"), "fallback");
+  ExpectNamed(ConfigError(R"({"policies": {"lucid": {"profiler_nodes": -1}}})"), "profiler_nodes");
+  ExpectNamed(ConfigError(R"({"policies": {"runs": ["srtf", "las"]}})"), "runs");
   ExpectNamed(ConfigError(R"({"policies": {"tiresias": "las"}})"), "tiresias");
   ExpectNamed(ConfigError(R"({"trace": {"max_gpus": -1}})"), "max_gpus");
   auto ok = ParseJson(R"({"cluster": {"nodes": 3}, "failures": {"handler": false, "checkpoint_interval_s": 600}})", "t");
@@ -103,28 +105,30 @@ TEST(StandaloneExperimentTest, SmallPhillySliceRunsEveryPolicyOnTheSameJobs) {
   c.shared = SCHEDMATE_SHARED_DIR;
   auto r = RunStandaloneComparison(c);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->runs.size(), 6u);
-  const std::vector<std::string> labels = {"fifo", "qssf (helios-error-model)", "tiresias-lucid", "sjf-oracle",
-                                           "standalone", "standalone+handler"};
+  ASSERT_EQ(r->runs.size(), 8u);
+  const std::vector<std::string> labels = {"fifo",   "qssf (helios-error-model)", "srtf", "tiresias-lucid", "sjf-oracle",
+                                           "lucid", "standalone",                "standalone+handler"};
   for (size_t i = 0; i < labels.size(); ++i) {
     EXPECT_EQ(r->runs[i].label, labels[i]);
     EXPECT_EQ(r->runs[i].run.summary.jobs, 150) << labels[i];
     EXPECT_GT(r->runs[i].run.result.failures.job_failures, 0) << labels[i];
   }
-  const StandaloneRun& sa = r->runs[4];
+  ASSERT_TRUE(r->runs[5].lucid.has_value());
+  EXPECT_GT(r->runs[5].lucid->profiled, 0);
+  const StandaloneRun& sa = r->runs[6];
   ASSERT_TRUE(sa.standalone.has_value());
   EXPECT_EQ(sa.standalone->from_history + sa.standalone->fallbacks, 150);
   EXPECT_GT(sa.standalone->from_history, 0);
   EXPECT_GT(sa.standalone->fallbacks, 0);
-  ASSERT_TRUE(r->runs[5].handler.has_value());
-  EXPECT_GT(r->runs[5].handler->diagnosed, 0);
+  ASSERT_TRUE(r->runs[7].handler.has_value());
+  EXPECT_GT(r->runs[7].handler->diagnosed, 0);
   EXPECT_FALSE(sa.handler.has_value());
   std::string table = FormatStandaloneTable(*r);
   EXPECT_NE(table.find("-25.7 %"), std::string::npos) << table;
   c.failures_on = false;
   auto off = RunStandaloneComparison(c);
   ASSERT_TRUE(off.ok()) << off.status().ToString();
-  ASSERT_EQ(off->runs.size(), 5u);  // no Handler run without failures
+  ASSERT_EQ(off->runs.size(), 7u);  // no Handler run without failures
   for (const StandaloneRun& run : off->runs) EXPECT_EQ(run.run.result.failures.job_failures, 0) << run.label;
 }
 

@@ -30,7 +30,7 @@ TEST(BackfillExperiment, ConfigErrorsNameTheField) {
   ExpectNamed(ConfigError(R"({"lucid": {"lucid": {"backfill": "eager"}}})"), "backfill");
   ExpectNamed(ConfigError(R"({"lucid": {"lucid": {"backfill_estimate": "exact"}}})"), "backfill_estimate");
   ExpectNamed(ConfigError(R"({"standalone": {"policies": {"backfill": 3}}})"), "backfill");
-  ExpectNamed(ConfigError(R"({"standalone": {"policies": {"runs": ["srtf"]}}})"), "runs");
+  ExpectNamed(ConfigError(R"({"standalone": {"policies": {"runs": ["las"]}}})"), "runs");
   ExpectNamed(ConfigError(R"({"lucid": {}, "disciplines": ["eager"]})"), "disciplines");
   ExpectNamed(ConfigError(R"({"lucid": {}, "estimates": []})"), "estimates");
   ExpectNamed(ConfigError(R"({"lucid": {}, "standalone": {"cluster": {"nodes": 2}}})"), "cluster");

@@ -36,7 +36,9 @@ LucidFeatures LucidPolicy::Features(const SimJob& j) const {
 void LucidPolicy::OnArrival(JobIndex job, const SimState& s) {
   if (static_cast<size_t>(job.value) >= jobs_.size()) jobs_.resize(static_cast<size_t>(job.value) + 1);
   JobState& st = S(job);
-  st.home = s.Job(job).vc;
+  // A failed job rerun (SimOptions::failures) arrives again: its home stays
+  // the main VC it was submitted to, wherever it failed.
+  if (st.stage == Stage::kNew) st.home = s.Job(job).vc;
   arrivals_.push_back(s.Now());
   if (hooks_) {
     int64_t latency = 0;
@@ -98,6 +100,10 @@ void LucidPolicy::Route(JobIndex j, const SimState& s, SchedulingActions& a, Sta
 
 Status LucidPolicy::ScheduleProfiler(VcIndex vc, const SimState& s, SchedulingActions& a) {
   const int64_t now = s.Now();
+  // A job that failed while profiling is rerun here; its home VC routes it
+  // again (MoveToVc schedules that VC this instant).
+  for (int32_t j : new_jobs_)
+    if (s.Job(JobIndex(j)).vc == vc && S(JobIndex(j)).home != vc) RETURN_IF_ERROR(a.MoveToVc(JobIndex(j), S(JobIndex(j)).home));
   while (!profiling_.empty() && profiling_.begin()->first <= now) {
     JobIndex j(profiling_.begin()->second);
     profiling_.erase(profiling_.begin());
@@ -137,6 +143,12 @@ void LucidPolicy::MarkBusy(JobIndex j, const SimState& s) {
   if (it != alone_.end()) it->second.erase({st.start_seq, j.value});
 }
 
+bool LucidPolicy::OnDrainedNode(const SimJob& j, const SimState& s) const {
+  for (const auto& [node, count] : j.allocation.parts)
+    if (s.cluster().drained(node)) return true;
+  return false;
+}
+
 std::optional<JobIndex> LucidPolicy::PickHost(JobIndex guest, VcIndex vc, const SimState& s) {
   const JobState& g = S(guest);
   const SimJob& gj = s.Job(guest);
@@ -146,6 +158,7 @@ std::optional<JobIndex> LucidPolicy::PickHost(JobIndex guest, VcIndex vc, const 
   for (const auto& [seq, h] : it->second) {
     const JobState& hs = jobs_[static_cast<size_t>(h)];
     if (g.profile.gmem_mib + hs.profile.gmem_mib >= o_.gpu_memory_mib) continue;
+    if (OnDrainedNode(s.Job(JobIndex(h)), s)) continue;  // a drained node receives no job (failures)
     if (g.sharescore + hs.sharescore > 2) continue;
     if (g.priority > o_.priority_factor * hs.priority) continue;
     return JobIndex(h);
@@ -298,7 +311,7 @@ void LucidPolicy::OnEnd(JobIndex job, const SimState& s) {
   JobState& st = S(job);
   const SimJob& j = s.Job(job);
   if (st.stage == Stage::kProfiling) {
-    ++stats_.finished_in_profiler;
+    if (j.phase == JobPhase::kDone && !j.abandoned) ++stats_.finished_in_profiler;  // not a failed attempt
     profiling_.erase({st.profile_start + o_.profile_time_limit_s, job.value});
   }
   if (st.profile_start >= 0 && st.stage == Stage::kProfiling)

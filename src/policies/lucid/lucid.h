@@ -114,6 +114,7 @@ class LucidPolicy final : public Policy {
   Status ScheduleMain(VcIndex vc, const SimState& s, SchedulingActions& a);
   Status RunPackChecks(const SimState& s, SchedulingActions& a);
   std::optional<JobIndex> PickHost(JobIndex guest, VcIndex vc, const SimState& s);
+  bool OnDrainedNode(const SimJob& j, const SimState& s) const;
   bool IsProfiler(VcIndex vc, const SimState& s) const;
   // GPUs the main VC's running jobs return, by their planned ends (empty when strict).
   std::vector<GpuRelease> PlannedReleases(VcIndex vc, const SimState& s) const;
