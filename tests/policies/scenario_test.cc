@@ -4,39 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "policies/registry.h"
+#include "policies/scenario_support.h"
 #include "sim/engine.h"
 
 namespace schedmate {
 namespace {
 
-struct Expect {
-  int64_t start, finish, preemptions;
-};
-
-JobSpec Job(std::string id, int64_t submit, int32_t gpus, int64_t dur) {
-  JobSpec j;
-  j.id = std::move(id);
-  j.name = j.id;
-  j.submit_s = submit;
-  j.gpus = gpus;
-  j.duration_s = dur;
-  return j;
-}
-
-void Check(const PolicyConfig& pc, const Trace& t, int32_t nodes,
-           int32_t gpus_per_node, const std::vector<Expect>& want) {
-  auto policy = MakePolicy(pc);
-  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
-  auto r = Simulate(t, ClusterSpec{{{"", nodes}}, gpus_per_node, "V100"}, **policy);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->jobs.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    const SimJob& j = r->jobs[i];
-    EXPECT_EQ(j.first_start_s, want[i].start) << pc.name << " job " << j.spec->id;
-    EXPECT_EQ(j.finish_s, want[i].finish) << pc.name << " job " << j.spec->id;
-    EXPECT_EQ(j.preemptions, want[i].preemptions) << pc.name << " job " << j.spec->id;
-  }
-}
+using scenario::Check;
+using scenario::Expect;
+using scenario::Job;
 
 // 2 nodes x 8 GPUs. A(t=0, 8 GPUs, 100 s), B(t=0, 16 GPUs, 50 s),
 // C(t=10, 4 GPUs, 20 s).

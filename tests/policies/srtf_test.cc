@@ -8,39 +8,19 @@
 #include <gtest/gtest.h>
 
 #include "policies/registry.h"
+#include "policies/scenario_support.h"
 #include "sim/engine.h"
 
 namespace schedmate {
 namespace {
 
-struct Expect {
-  int64_t start, finish, preemptions;
-};
-
-JobSpec Job(std::string id, int64_t submit, int32_t gpus, int64_t dur) {
-  JobSpec j;
-  j.id = std::move(id);
-  j.name = j.id;
-  j.submit_s = submit;
-  j.gpus = gpus;
-  j.duration_s = dur;
-  return j;
-}
+using scenario::Expect;
+using scenario::Job;
 
 void Check(const PolicyConfig& pc, std::vector<JobSpec> jobs, int32_t nodes, const std::vector<Expect>& want) {
   Trace t;
   t.jobs = std::move(jobs);
-  auto policy = MakePolicy(pc);
-  ASSERT_TRUE(policy.ok()) << policy.status().ToString();
-  auto r = Simulate(t, ClusterSpec{{{"", nodes}}, 8, "V100"}, **policy);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  ASSERT_EQ(r->jobs.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    const SimJob& j = r->jobs[i];
-    EXPECT_EQ(j.first_start_s, want[i].start) << "job " << j.spec->id;
-    EXPECT_EQ(j.finish_s, want[i].finish) << "job " << j.spec->id;
-    EXPECT_EQ(j.preemptions, want[i].preemptions) << "job " << j.spec->id;
-  }
+  scenario::Check(pc, t, nodes, 8, want);
 }
 
 TEST(SrtfTest, ShortestRemainingFirst) {
