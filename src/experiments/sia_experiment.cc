@@ -141,6 +141,22 @@ Result<SchedmateRun> RunWithHistory(const SiaExperimentConfig& c, const std::map
   return SchedmateRun{std::move(r), schedmate.stats()};
 }
 
+// A folder without workload CSVs, e.g. workloads/scale, whose rate_N folders hold them.
+Status NoWorkloadFiles(const std::string& dir) {
+  std::vector<std::string> sub;
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(dir, ec))
+    if (f.is_directory()) sub.push_back(f.path().filename().string());
+  std::sort(sub.begin(), sub.end());
+  std::string msg = dir + ": no .csv workload files";
+  if (!sub.empty()) {
+    msg += " (its folders: ";
+    for (size_t i = 0; i < sub.size(); ++i) msg += (i ? ", " : "") + sub[i];
+    msg += "; pass one with --workloads)";
+  }
+  return InvalidArgument(msg);
+}
+
 }  // namespace
 
 Result<sia::Bootstrap> ParseSiaBootstrap(const std::string& s, const std::string& where) {
@@ -193,6 +209,7 @@ Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_fil
   IsolatedSolver solver(&cbc);  // a CBC assertion fails one round, not the whole run
   SiaComparison out;
   const std::vector<std::string> files = SiaWorkloadFiles(c.workloads, max_files);
+  if (files.empty()) return NoWorkloadFiles(c.workloads);
   for (size_t i = 0; i < files.size(); ++i) {
     ASSIGN_OR_RETURN(Trace trace, LoadTraceFile(files[i], TraceFormat::kSia));
     SiaFileResult f;
