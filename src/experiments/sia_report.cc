@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -101,6 +102,19 @@ Json RunJson(const sia::SiaRunResult& r) {
   for (const auto& s : r.rounds)
     if (!s.solved) notes.push_back({{"t_s", s.t}, {"note", s.note}});
   j["failed_round_notes"] = notes;
+  // Per application: where a change in the averages comes from.
+  std::map<std::string, std::vector<const sia::SiaJobResult*>> by_app;
+  for (const auto& job : r.jobs) by_app[job.app].push_back(&job);
+  Json apps = Json::object();
+  for (const auto& [app, jobs] : by_app) {
+    double jct = 0, gpu = 0, restarts = 0;
+    for (const auto* job : jobs)
+      jct += double(job->completion_s - job->submit_s), gpu += job->gpu_s + job->profile_gpu_s, restarts += job->restarts;
+    const double n = static_cast<double>(jobs.size());
+    apps[app] = {{"jobs", jobs.size()}, {"avg_jct_h", jct / n / 3600}, {"gpu_h", gpu / 3600},
+                 {"restarts_per_job", restarts / n}};
+  }
+  j["by_app"] = apps;
   return j;
 }
 

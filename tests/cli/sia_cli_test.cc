@@ -65,6 +65,10 @@ TEST_F(SiaCliTest, JsonHasEveryRunsMetricsPerFileAndMeanStd) {
       EXPECT_EQ(j["summary"]["runs"][run][m]["std"], 0.0) << run << "." << m;
     }
     EXPECT_GT(f["runs"][run]["avg_jct_h"].get<double>(), 0) << run;
+    const json& apps = f["runs"][run]["by_app"];
+    ASSERT_EQ(apps.size(), 2u) << run;  // cifar10, ncf
+    EXPECT_EQ(apps["ncf"]["jobs"].get<int>() + apps["cifar10"]["jobs"].get<int>(), 3) << run;
+    for (const char* k : {"avg_jct_h", "gpu_h", "restarts_per_job"}) EXPECT_TRUE(apps["ncf"].contains(k)) << k;
   }
   for (const char* k : {"hits", "jobs", "hit_rate_pct", "misses", "written_back", "advisor_ms_per_job",
                         "profile_gpu_h_saved", "avg_jct_change_pct"})
