@@ -1,7 +1,6 @@
 #include "experiments/sia_experiment.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -9,7 +8,6 @@
 #include <unistd.h>
 
 #include "core/json.h"
-#include "core/stats.h"
 #include "core/str_format.h"
 #include "experiments/sia_inputs.h"
 #include "experiments/world_setup.h"
@@ -143,42 +141,20 @@ Result<SchedmateRun> RunWithHistory(const SiaExperimentConfig& c, const std::map
   return SchedmateRun{std::move(r), schedmate.stats()};
 }
 
-double Mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
-
-double Std(const std::vector<double>& v) {
-  const double m = Mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return v.empty() ? 0 : std::sqrt(s / static_cast<double>(v.size()));
-}
-
-int HitCount(const sia::SiaRunResult& r) {
-  return static_cast<int>(std::count_if(r.jobs.begin(), r.jobs.end(), [](const auto& j) { return j.seeded; }));
-}
-
-std::string RunLine(const std::string& label, const sia::SiaRunResult& r) {
-  std::vector<double> ms;
-  for (const auto& s : r.rounds) ms.push_back(s.policy_ms);
-  std::string line = StrFormat("  %-15s jobs %4zu  avg %6.2f h  p99 %6.2f h  makespan %6.2f h  gpu-h %8.1f  "
-                               "profile gpu-h %5.2f  policy ms median %6.1f p95 %6.1f  failed rounds %d\n",
-                               label.c_str(), r.jobs.size(), r.avg_jct_s / 3600, r.p99_jct_s / 3600,
-                               r.makespan_s / 3600, r.gpu_hours, r.profile_gpu_hours, Median(ms), Percentile(ms, 95),
-                               r.failed_rounds);
-  for (const auto& s : r.rounds)
-    if (!s.solved) line += StrFormat("    round t=%lld kept the previous allocation: %s\n", (long long)s.t, s.note.c_str());
-  return line;
-}
-
-std::string MeanLine(const std::string& label, const std::vector<const sia::SiaRunResult*>& runs) {
-  std::vector<double> avg, p99, makespan;
-  for (const auto* r : runs)
-    avg.push_back(r->avg_jct_s / 3600), p99.push_back(r->p99_jct_s / 3600), makespan.push_back(r->makespan_s / 3600);
-  return StrFormat("  %-15s avg JCT %.2f ± %.2f h  p99 JCT %.2f ± %.2f h  makespan %.2f ± %.2f h\n", label.c_str(),
-                   Mean(avg), Std(avg), Mean(p99), Std(p99), Mean(makespan), Std(makespan));
+// A folder without workload CSVs, e.g. workloads/scale, whose rate_N folders hold them.
+Status NoWorkloadFiles(const std::string& dir) {
+  std::vector<std::string> sub;
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(dir, ec))
+    if (f.is_directory()) sub.push_back(f.path().filename().string());
+  std::sort(sub.begin(), sub.end());
+  std::string msg = dir + ": no .csv workload files";
+  if (!sub.empty()) {
+    msg += " (its folders: ";
+    for (size_t i = 0; i < sub.size(); ++i) msg += (i ? ", " : "") + sub[i];
+    msg += "; pass one with --workloads)";
+  }
+  return InvalidArgument(msg);
 }
 
 }  // namespace
@@ -233,6 +209,7 @@ Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_fil
   IsolatedSolver solver(&cbc);  // a CBC assertion fails one round, not the whole run
   SiaComparison out;
   const std::vector<std::string> files = SiaWorkloadFiles(c.workloads, max_files);
+  if (files.empty()) return NoWorkloadFiles(c.workloads);
   for (size_t i = 0; i < files.size(); ++i) {
     ASSIGN_OR_RETURN(Trace trace, LoadTraceFile(files[i], TraceFormat::kSia));
     SiaFileResult f;
@@ -252,52 +229,6 @@ Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_fil
     out.files.push_back(std::move(f));
   }
   return out;
-}
-
-std::string FormatSiaHeader(const SiaExperimentConfig& c) {
-  return StrFormat("sia: %d GPUs, p=%.2f, lambda_n=%.2f, round %d s, bootstrap %s; sia+schedmate: history %s, "
-                   "world seed %llu\n",
-                   c.cluster.TotalGpus(), c.params.p, c.params.lambda_n, c.options.round_s,
-                   c.options.bootstrap == sia::Bootstrap::kProfile ? "profile" : "as_you_go", c.history.c_str(),
-                   (unsigned long long)c.mapping.seed);
-}
-
-std::string FormatSiaFile(const SiaFileResult& r) {
-  std::string s = fs::path(r.file).filename().string() + "\n";
-  if (r.sia) s += RunLine("sia", *r.sia);
-  if (r.schedmate) {
-    s += RunLine("sia+schedmate", *r.schedmate);
-    const SiaSchedmateStats& st = *r.stats;
-    const double saved = r.sia ? r.sia->profile_gpu_hours - r.schedmate->profile_gpu_hours : 0;
-    s += StrFormat("  %-15s hits %d of %zu jobs (%.1f %%; misses: no match %lld, match without throughputs %lld, "
-                   "no code %lld, extraction failed %lld)%s; written back %lld; advisor %.2f ms/job\n",
-                   "", HitCount(*r.schedmate), r.schedmate->jobs.size(),
-                   100.0 * HitCount(*r.schedmate) / std::max<size_t>(1, r.schedmate->jobs.size()),
-                   (long long)st.no_match, (long long)st.no_throughputs, (long long)st.no_code,
-                   (long long)st.extraction_failures,
-                   r.sia ? StrFormat("; profiling GPU-h saved %.2f", saved).c_str() : "", (long long)st.written_back,
-                   st.advised ? st.advisor_ms / static_cast<double>(st.advised) : 0.0);
-  }
-  return s;
-}
-
-std::string FormatSiaSummary(const SiaComparison& c) {
-  std::vector<const sia::SiaRunResult*> plain, with;
-  double hits = 0, jobs = 0, saved = 0;
-  for (const auto& f : c.files) {
-    if (f.sia) plain.push_back(&*f.sia);
-    if (!f.schedmate) continue;
-    with.push_back(&*f.schedmate);
-    hits += HitCount(*f.schedmate), jobs += static_cast<double>(f.schedmate->jobs.size());
-    if (f.sia) saved += f.sia->profile_gpu_hours - f.schedmate->profile_gpu_hours;
-  }
-  std::string s = StrFormat("mean over %zu files:\n", c.files.size());
-  if (!plain.empty()) s += MeanLine("sia", plain);
-  if (!with.empty()) s += MeanLine("sia+schedmate", with);
-  if (!with.empty())
-    s += StrFormat("  hit rate %.1f %% (jobs that skipped profiling)%s\n", jobs > 0 ? 100 * hits / jobs : 0.0,
-                   plain.empty() ? "" : StrFormat("; profiling GPU-h saved %.2f in all", saved).c_str());
-  return s;
 }
 
 }  // namespace schedmate

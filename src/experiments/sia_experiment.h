@@ -1,7 +1,7 @@
 // Sia and Sia + schedmate on Sia's workload files (issue 17): each file's
 // jobs replayed by plain Sia and by Sia with a history (a match skips the
 // cold-start profile; src/integrations/sia_schedmate.h) on the same cluster,
-// per file and as mean ± std over the files. cli/ only parses flags and prints.
+// per file; experiments/sia_report prints them. cli/ only parses flags.
 #ifndef SCHEDMATE_EXPERIMENTS_SIA_EXPERIMENT_H_
 #define SCHEDMATE_EXPERIMENTS_SIA_EXPERIMENT_H_
 
@@ -53,10 +53,6 @@ struct SiaComparison {
 std::vector<std::string> SiaWorkloadFiles(const std::string& path, int max_files);
 Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_files,
                                        const std::function<void(const SiaFileResult&)>& on_file = {});
-
-std::string FormatSiaHeader(const SiaExperimentConfig& c);
-std::string FormatSiaFile(const SiaFileResult& r);
-std::string FormatSiaSummary(const SiaComparison& c);
 
 }  // namespace schedmate
 

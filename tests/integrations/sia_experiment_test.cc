@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "experiments/sia_experiment.h"
+#include "experiments/sia_report.h"
 
 namespace schedmate {
 namespace {
