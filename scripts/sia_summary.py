@@ -59,6 +59,9 @@ def parse_json(path):
         sys.exit(f"error: {path}: {len(data['files'])} files in one output (expected 1)")
     f = data["files"][0]
     runs = {JSON_RUNS[k]: {m: r[j] for j, m in JSON_METRICS.items()} for k, r in f["runs"].items()}
+    for k, r in f["runs"].items():
+        if "by_app" in r:
+            runs[JSON_RUNS[k]]["by_app"] = r["by_app"]
     hits = saved = None
     if "schedmate" in f:
         hits = (f["schedmate"]["hits"], f["schedmate"]["jobs"])
@@ -200,6 +203,33 @@ def scale_table(out, shared):
     print(COMPARISON_HEADER)
     for d, data in dirs:
         comparison_rows(d.name, data, of_total(len(data), shared, f"traces/sia/workloads/scale/{d.name}"))
+    by_app_table([(d.name, data) for d, data in dirs])
+
+
+def by_app_table(folders):
+    """Per folder and application: jobs, avg JCT and restarts per job, Sia -> Sia + schedmate (over all files' jobs)."""
+    rows = []
+    for label, data in folders:
+        data = [d for d in data if "by_app" in d[1]["sia"] and "by_app" in d[1]["sia+schedmate"]]
+        agg = {}
+        for d in data:
+            for run in ("sia", "sia+schedmate"):
+                for app, v in d[1][run]["by_app"].items():
+                    a = agg.setdefault(app, {}).setdefault(run, [0, 0.0, 0.0])
+                    a[0] += v["jobs"]
+                    a[1] += v["avg_jct_h"] * v["jobs"]
+                    a[2] += v["restarts_per_job"] * v["jobs"]
+        for app in sorted(agg):
+            a, b = agg[app]["sia"], agg[app]["sia+schedmate"]
+            rows.append(f"| {label} ({len(data)}) | {app} | {a[0]} | {a[1] / a[0]:.2f} → {b[1] / b[0]:.2f} | "
+                        f"{100 * (b[1] / a[1] - 1):+.1f} % | {a[2] / a[0]:.1f} → {b[2] / b[0]:.1f} |")
+    if not rows:
+        return
+    print("\nBy application (`--json`'s `by_app`, all jobs of the files pooled), Sia → Sia + schedmate:\n")
+    print("| workload (files) | application | jobs | avg JCT, h | change | restarts per job |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(r)
 
 
 def pollux_vs_philly(shared):
@@ -254,6 +284,7 @@ def pollux_table(out, shared):
     print(COMPARISON_HEADER)
     for d, data in folders:
         comparison_rows(d, data, of_total(len(data), shared, f"traces/pollux/{d}"))
+    by_app_table(folders)
 
 
 def as_you_go_table(out, shared):
