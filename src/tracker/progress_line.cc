@@ -393,7 +393,7 @@ struct Builder {
     std::string_view num = parts[0], den = parts[1];
     bool step_rate = IsStepNoun(num) && num != "epoch" && num != "epochs" && IsSecondNoun(den);
     bool step_time = TimeUnitScale(num) > 0 && IsStepNoun(den) && den != "epoch" && den != "epochs";
-    bool data_rate = IsSecondNoun(den) && ThroughputRank(num) == 0 && ThroughputUnitFromKey(num).empty();
+    bool data_rate = IsSecondNoun(den) && ThroughputRank(num) == 0;
     if (!step_rate && !step_time && !data_rate) return false;
     if (f.parenthesised || !std::isfinite(f.value) || f.value <= 0) return true;
     if (step_rate) SetTime(1.0 / f.value, 2);
