@@ -2,13 +2,15 @@
 // schedmate on every workload file of a Sia workload folder (or one file),
 // printing avg / p99 JCT and makespan in hours per file and their mean ±
 // std, with the history's hit rate and the profiling it saved; --json prints
-// all of it as one JSON object instead. The runner is
+// all of it as one JSON object instead (with a flat "runs" array, so that
+// `experiments run` can sweep it over --seed). The runner is
 // experiments/sia_experiment, the output experiments/sia_report; see docs/sia.md.
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "core/data_paths.h"
 #include "core/json.h"
 #include "experiments/sia_report.h"
@@ -18,7 +20,10 @@ namespace {
 
 struct SiaArgs {
   std::string config, shared, workloads, bootstrap, runs, history;
+  std::string progress = "auto";
   int max_files = 0;
+  int64_t seed = -1;  // -1: the config's schedmate.world_seed
+  bool file_per_seed = false;
   bool json = false;
 };
 
@@ -32,21 +37,42 @@ Status ApplyFlags(const SiaArgs& a, SiaExperimentConfig& c) {
     ASSIGN_OR_RETURN(c.runs, ParseSiaRuns(a.runs, "--runs"));
   }
   if (!a.history.empty()) c.history = a.history;
+  if (a.seed >= 0) c.mapping.seed = static_cast<uint64_t>(a.seed);
   return Status::Ok();
+}
+
+Result<SiaFileSelection> SelectionOf(const SiaArgs& a, const SiaExperimentConfig& c) {
+  if (!a.file_per_seed) return SiaFileSelection{a.max_files, 0};
+  if (a.seed < 1) return InvalidArgument("--file-per-seed needs --seed N (N >= 1): seed N runs the N-th file");
+  if (a.max_files > 1) return InvalidArgument("--file-per-seed runs one file; it cannot be combined with --max-files");
+  return SiaFileSelection{1, static_cast<int>((a.seed - 1) % 1000000)};
+}
+
+// Per workload file on stderr, so --json's stdout stays one object.
+void ShowProgress(bool on, size_t done, size_t total, const SiaFileResult& f) {
+  if (!on) return;
+  std::fprintf(stderr, "sia: %zu/%zu files done (%s)\n", done, total, f.file.c_str());
+  std::fflush(stderr);
 }
 
 void RunSiaCommand(const SiaArgs& a) {
   auto c = ReadSiaExperimentConfig(a.config, FindSharedDir(a.shared));
   if (!c.ok()) CommandFailed(c.status());
   if (Status s = ApplyFlags(a, *c); !s.ok()) CommandFailed(s);
+  auto selection = SelectionOf(a, *c);
+  if (!selection.ok()) CommandFailed(selection.status());
+  const bool progress = a.progress == "on" || (a.progress == "auto" && a.json && ConsoleProgress::Wanted("auto"));
+  const size_t total = SiaWorkloadFiles(c->workloads, *selection).size();
+  size_t done = 0;
   if (a.json) {
-    auto r = RunSiaComparison(*c, a.max_files);
+    auto r =
+        RunSiaComparison(*c, *selection, [&](const SiaFileResult& f) { ShowProgress(progress, ++done, total, f); });
     if (!r.ok()) CommandFailed(r.status());
     std::printf("%s\n", DumpJson(SiaComparisonToJson(*c, *r), 2).c_str());
     return;
   }
   std::fputs(FormatSiaHeader(*c).c_str(), stdout);
-  auto r = RunSiaComparison(*c, a.max_files, [](const SiaFileResult& f) {
+  auto r = RunSiaComparison(*c, *selection, [](const SiaFileResult& f) {
     std::fputs(FormatSiaFile(f).c_str(), stdout);
     std::fflush(stdout);
   });
@@ -67,6 +93,16 @@ void AddSiaCommand(CLI::App& app) {
   cmd->add_option("--runs", a->runs, "both | sia | schedmate (default: both, or the config's schedmate.runs)");
   cmd->add_option("--history", a->history, "sqlite | redis://host:port[/prefix] (default sqlite)");
   cmd->add_option("--max-files", a->max_files, "run only the first N workload files")->check(CLI::Range(0, 1000000));
+  cmd->add_option("--seed", a->seed,
+                  "the semantic world's seed: which repositories the jobs run, hence what history matches "
+                  "(overrides schedmate.world_seed)")
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 62));
+  cmd->add_flag("--file-per-seed", a->file_per_seed,
+                "run only the seed's workload file (seed N: the N-th in natural order, wrapping), so a sweep's "
+                "seeds spread over workload files as Sia's own tables do");
+  cmd->add_option("--progress", a->progress, "per-file progress on stderr with --json: auto | on | off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
   cmd->add_flag("--json", a->json, "Print the results (per file and the mean ± std) as one JSON object");
   cmd->callback([a] { RunSiaCommand(*a); });
 }

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <memory>
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "core/json.h"
 #include "core/str_format.h"
@@ -13,11 +13,11 @@
 #include "experiments/world_setup.h"
 #include "history/redis_store.h"
 #include "history/sqlite_store.h"
-#include "world/sia_world.h"
-#include "world/world_artefacts.h"
 #include "solver/cbc_solver.h"
 #include "solver/isolated_solver.h"
 #include "traces/trace_loader.h"
+#include "world/sia_world.h"
+#include "world/world_artefacts.h"
 
 namespace schedmate {
 namespace {
@@ -189,7 +189,7 @@ Result<SiaExperimentConfig> ReadSiaExperimentConfig(const std::string& path, con
   return c;
 }
 
-std::vector<std::string> SiaWorkloadFiles(const std::string& path, int max_files) {
+std::vector<std::string> SiaWorkloadFiles(const std::string& path, SiaFileSelection selection) {
   std::vector<std::string> files;
   if (!fs::is_directory(path)) return {path};
   for (const auto& f : fs::directory_iterator(path))
@@ -197,18 +197,21 @@ std::vector<std::string> SiaWorkloadFiles(const std::string& path, int max_files
   std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
-  if (max_files > 0 && static_cast<int>(files.size()) > max_files) files.resize(max_files);
+  if (files.empty()) return files;
+  const size_t first = static_cast<size_t>(std::max(0, selection.first)) % files.size();
+  std::rotate(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(first), files.end());
+  if (selection.max > 0 && static_cast<int>(files.size()) > selection.max) files.resize(selection.max);
   return files;
 }
 
-Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_files,
+Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, SiaFileSelection selection,
                                        const std::function<void(const SiaFileResult&)>& on_file) {
   ASSIGN_OR_RETURN(auto profiles, LoadSiaAppProfiles(c.profiles));
   const WorkloadCatalog catalog = LoadWorkloadCatalog(c.shared);
   CbcSolver cbc;
   IsolatedSolver solver(&cbc);  // a CBC assertion fails one round, not the whole run
   SiaComparison out;
-  const std::vector<std::string> files = SiaWorkloadFiles(c.workloads, max_files);
+  const std::vector<std::string> files = SiaWorkloadFiles(c.workloads, selection);
   if (files.empty()) return NoWorkloadFiles(c.workloads);
   for (size_t i = 0; i < files.size(); ++i) {
     ASSIGN_OR_RETURN(Trace trace, LoadTraceFile(files[i], TraceFormat::kSia));

@@ -48,10 +48,18 @@ struct SiaComparison {
   std::vector<SiaFileResult> files;
 };
 
-// Workload files of `path` in natural order (workload-2 before -10), at most
-// max_files (0 = all). `on_file` is called as each file finishes.
-std::vector<std::string> SiaWorkloadFiles(const std::string& path, int max_files);
-Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, int max_files,
+// Which of a folder's workload files run: in natural order (workload-2
+// before -10), starting at the `first`-th (0-based, wrapping around the
+// folder), at most `max` of them (0 = all).
+struct SiaFileSelection {
+  int max = 0;
+  int first = 0;
+};
+
+// Workload files of `path` as `selection` picks them; a file path is itself.
+std::vector<std::string> SiaWorkloadFiles(const std::string& path, SiaFileSelection selection = {});
+// `on_file` is called as each file finishes.
+Result<SiaComparison> RunSiaComparison(const SiaExperimentConfig& c, SiaFileSelection selection,
                                        const std::function<void(const SiaFileResult&)>& on_file = {});
 
 }  // namespace schedmate

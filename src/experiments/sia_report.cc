@@ -147,6 +147,20 @@ Json SummaryOf(const std::vector<const sia::SiaRunResult*>& runs) {
   return j;
 }
 
+// One run's per-file means as flat numbers, labelled.
+Json MeanRow(const char* label, const std::vector<const sia::SiaRunResult*>& runs) {
+  Json j = {{"label", label}, {"files", runs.size()}};
+  double jobs = 0;
+  for (const auto* r : runs) jobs += static_cast<double>(r->jobs.size());
+  j["jobs"] = runs.empty() ? 0.0 : jobs / static_cast<double>(runs.size());
+  for (const MetricField& f : kMetricFields) {
+    std::vector<double> v;
+    for (const auto* r : runs) v.push_back(f.get(MetricsOf(*r)));
+    j[f.key] = Mean(v);
+  }
+  return j;
+}
+
 const char* BootstrapName(sia::Bootstrap b) { return b == sia::Bootstrap::kProfile ? "profile" : "as_you_go"; }
 
 const char* RunsName(SiaRuns r) {
@@ -241,12 +255,25 @@ Json SiaComparisonToJson(const SiaExperimentConfig& config, const SiaComparison&
   if (!plain.empty()) runs["sia"] = SummaryOf(plain);
   if (!with.empty()) runs["sia_schedmate"] = SummaryOf(with);
   Json summary = {{"files", c.files.size()}, {"runs", runs}};
+  // The same means as flat rows, one per run, as `experiments merge` reads them.
+  Json rows = Json::array();
+  if (!plain.empty()) rows.push_back(MeanRow("sia", plain));
+  if (!with.empty()) {
+    Json row = MeanRow("sia+schedmate", with);
+    row["hit_rate_pct"] = jobs > 0 ? 100 * hits / jobs : 0.0;
+    if (!change.empty()) row["avg_jct_change_pct"] = Mean(change), row["profile_gpu_h_saved"] = saved;
+    double advised = 0, advisor_ms = 0;  // the semantic layer's cost, as the research report reads it
+    for (const auto& f : c.files)
+      if (f.stats) advised += static_cast<double>(f.stats->advised), advisor_ms += f.stats->advisor_ms;
+    row["schedmate"] = {{"advised", advised}, {"hits", hits}, {"advisor_ms_total", advisor_ms}};
+    rows.push_back(row);
+  }
   if (!with.empty()) summary["hit_rate_pct"] = jobs > 0 ? 100 * hits / jobs : 0.0;
   if (!change.empty()) {
     summary["avg_jct_change_pct"] = MeanStd(change);
     summary["profile_gpu_h_saved_total"] = saved;
   }
-  return {{"config", cfg}, {"files", files}, {"summary", summary}};
+  return {{"config", cfg}, {"files", files}, {"summary", summary}, {"runs", rows}};
 }
 
 }  // namespace schedmate

@@ -19,6 +19,9 @@ std::string FormatSiaSummary(const SiaComparison& c);
 // "sia_schedmate": {...}}, "schedmate": {...}}], "summary": {"files", "runs":
 // {"sia": {metric: {"mean", "std"}}, ...}, ...}}; a run absent from --runs is
 // absent. Hours end in _h; std is over files (population), as the text.
+// "runs": [{"label": "sia" | "sia+schedmate", "files", "jobs", metric: mean
+// over files, ...}] holds the same means flat, for `experiments merge`; the
+// schedmate row adds hit_rate_pct, avg_jct_change_pct, profile_gpu_h_saved.
 Json SiaComparisonToJson(const SiaExperimentConfig& config, const SiaComparison& c);
 
 }  // namespace schedmate

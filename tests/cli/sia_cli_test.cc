@@ -44,7 +44,7 @@ class SiaCliTest : public CliTest {
 };
 
 TEST_F(SiaCliTest, JsonHasEveryRunsMetricsPerFileAndMeanStd) {
-  CmdResult r = Exec(Flags() + " --json");
+  CmdResult r = Exec(Flags() + " --json --seed 3 --progress off");
   ASSERT_EQ(r.code, 0) << r.err;
   const json j = json::parse(r.out);  // stdout is the JSON object and nothing else
   ExpectFiniteNumbers(j, "$");
@@ -80,6 +80,38 @@ TEST_F(SiaCliTest, JsonHasEveryRunsMetricsPerFileAndMeanStd) {
   EXPECT_EQ(j["summary"]["files"], 1);
   for (const char* k : {"hit_rate_pct", "avg_jct_change_pct", "profile_gpu_h_saved_total"})
     EXPECT_TRUE(j["summary"].contains(k)) << k;
+  // The flat rows `experiments merge` reads: one per run, the summary's means.
+  EXPECT_EQ(j["config"]["world_seed"], 3);
+  ASSERT_EQ(j["runs"].size(), 2u);
+  EXPECT_EQ(j["runs"][0]["label"], "sia");
+  EXPECT_EQ(j["runs"][1]["label"], "sia+schedmate");
+  for (const char* m : kMetrics) {
+    EXPECT_EQ(j["runs"][0][m], j["summary"]["runs"]["sia"][m]["mean"]) << m;
+    EXPECT_EQ(j["runs"][1][m], j["summary"]["runs"]["sia_schedmate"][m]["mean"]) << m;
+  }
+  EXPECT_EQ(j["runs"][1]["hit_rate_pct"], j["summary"]["hit_rate_pct"]);
+  EXPECT_EQ(j["runs"][1]["avg_jct_change_pct"], j["summary"]["avg_jct_change_pct"]["mean"]);
+  EXPECT_EQ(j["runs"][1]["schedmate"]["advised"], 3);
+  EXPECT_TRUE(r.err.empty()) << r.err;  // --progress off
+}
+
+// --file-per-seed: seed N runs the N-th workload file of a folder, wrapping.
+TEST_F(SiaCliTest, FilePerSeedRunsTheSeedsFile) {
+  fs::create_directories(dir_ / "wl");
+  for (const char* name : {"workload-1.csv", "workload-2.csv", "workload-10.csv"})
+    Write("wl/" + std::string(name), "name,time,application,num_replicas,batch_size\nncf-0,0,ncf,1,256\n");
+  const std::string base = Flags() + " --workloads " + (dir_ / "wl").string() + " --json --runs sia --file-per-seed";
+  for (auto [seed, file] : {std::pair{3, "workload-10.csv"}, {4, "workload-1.csv"}}) {
+    CmdResult r = Exec(base + " --seed " + std::to_string(seed) + " --progress on");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json j = json::parse(r.out);
+    ASSERT_EQ(j["files"].size(), 1u);
+    EXPECT_EQ(j["files"][0]["file"], file) << "seed " << seed;
+    EXPECT_NE(r.err.find("1/1 files done"), std::string::npos) << r.err;
+  }
+  CmdResult r = Exec(base);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--file-per-seed needs --seed"), std::string::npos) << r.err;
 }
 
 TEST_F(SiaCliTest, JsonOfOneRunHasOnlyThatRun) {

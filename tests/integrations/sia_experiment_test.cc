@@ -62,7 +62,7 @@ TEST_F(SiaExperimentTest, BothRunsOnTheSameJobsAndTheRerunSkipsProfiling) {
   c.shared = SCHEDMATE_SHARED_DIR;
   c.mapping.resubmit_prob = 1;
   c.mapping.rename_prob = c.mapping.edit_prob = 0;
-  auto r = RunSiaComparison(c, 0);
+  auto r = RunSiaComparison(c, {});
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   ASSERT_EQ(r->files.size(), 1u);
   const SiaFileResult& f = r->files[0];
