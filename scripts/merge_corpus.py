@@ -72,6 +72,13 @@ KINDS = {
 }
 
 
+def SameAddress(a, b):
+    """Two addresses of one thread: case, a trailing slash and a #comment anchor aside."""
+    def norm(u):
+        return u.split("#", 1)[0].rstrip("/").lower()
+    return norm(a) == norm(b)
+
+
 def reserved_sources(path):
     """Addresses and repositories listed in RESERVED-SOURCES.md (lower case)."""
     urls, repos = set(), set()
@@ -127,10 +134,11 @@ def main():
                 raise ValueError(f"{where}: field 'url': expected an address, got {rec['url']!r}")
             if not rec["log"].strip():
                 raise ValueError(f"{where}: field 'log' is empty")
-            if rec["url"].lower().rstrip("/") in reserved_urls or rec["project"].lower() in reserved_repos:
+            if rec["url"].split("#", 1)[0].lower().rstrip("/") in reserved_urls or rec["project"].lower() in reserved_repos:
                 raise ValueError(f"{where}: {rec['url']} is a reserved source (RESERVED-SOURCES.md): drop the record")
-            one_per_thread = a.kind == "failure" and any(u == rec["url"] for u, _ in seen)
-            if rec["url"] in realdata_urls or (rec["url"], rec["log"]) in seen or one_per_thread:
+            one_per_thread = a.kind == "failure" and any(SameAddress(u, rec["url"]) for u, _ in seen)
+            in_realdata = any(SameAddress(u, rec["url"]) for u in realdata_urls)
+            if in_realdata or (rec["url"], rec["log"]) in seen or one_per_thread:
                 skipped.append(f"{where}: {rec['url']} already in the corpus or in realdata")
                 continue
             seen.add((rec["url"], rec["log"]))
