@@ -33,6 +33,8 @@ std::string RunFailureEval(const std::vector<FailureCase>& cases, const FailureE
   std::string out;
   SignatureBase::Default();  // built once, outside the timed cases
   int llm_answers = 0, cascade_calls = 0;
+  std::vector<std::string> decided_by;  // per case of the first pass: the signature, "learned" or "llm"
+  bool first_pass = true;
   FailureMethod located = [&](const std::string& log) {
     LocateOptions o;
     o.context_lines = a.context;  // 200 in the paper's module evaluation
@@ -42,12 +44,14 @@ std::string RunFailureEval(const std::vector<FailureCase>& cases, const FailureE
     std::string by;
     FailureDiagnosis d = ChooseDiagnosis(r->located.window, r->diagnosis, choice, &by);
     llm_answers += by == "llm";
+    if (first_pass) decided_by.push_back(by == "llm" ? by : r->signature_id.empty() ? "none" : r->signature_id);
     return d;
   };
   FailureMethod tail = [&](const std::string& log) { return DiagnoseTail(log, 500, model); };
   FailureMethod last = [](const std::string& log) { return DiagnoseLastError(log); };
   std::vector<FailureOutcome> outcomes;
   FailureScores s = ScoreFailures(cases, located, &outcomes);
+  first_pass = false;
   FailureScores st = ScoreFailures(cases, tail);
   FailureScores sl = ScoreFailures(cases, last);
   const int all_llm_answers = llm_answers, all_cascade_calls = cascade_calls;  // before the parts run again
@@ -113,11 +117,13 @@ std::string RunFailureEval(const std::vector<FailureCase>& cases, const FailureE
     if (ok && !a.verbose) continue;
     if (!header) out += StrFormat("\ncases%s:\n", a.verbose ? "" : " with a miss");
     header = true;
-    out += StrFormat("  %s %-5s %s truth %s/%s line %lld; got %s/%s line %lld\n", ok ? "ok  " : "MISS", o.id.c_str(),
+    out += StrFormat("  %s %-5s %s truth %s/%s line %lld; got %s/%s line %lld (by %s)\n", ok ? "ok  " : "MISS",
+                     o.id.c_str(),
                      c.split.empty() ? "" : ("[" + c.split + "]").c_str(),
                      std::string(ErrorTypeName(c.category)).c_str(), c.component.value_or("-").c_str(),
                      (long long)c.root_cause_line_index, std::string(ErrorTypeName(o.got.error_type)).c_str(),
-                     o.got.faulty_component.value_or("-").c_str(), (long long)o.got.root_cause_line_index.value_or(-1));
+                     o.got.faulty_component.value_or("-").c_str(), (long long)o.got.root_cause_line_index.value_or(-1),
+                     i < decided_by.size() ? decided_by[i].c_str() : "?");
     if (!ok && !c.source.empty()) out += StrFormat("        %s\n", c.source.c_str());
   }
   return out;

@@ -12,6 +12,7 @@ namespace schedmate {
 std::string_view DefaultFailureLineModel();   // data/failure_line_model.tsv, embedded
 std::string_view DefaultFailureClassModel();  // data/failure_class_model.tsv, embedded
 std::string_view DefaultSignatureTrust();     // data/failure_signature_trust.tsv, embedded
+std::string_view DefaultFailureConcepts();    // data/failure_concepts.tsv, embedded
 
 namespace {
 
@@ -31,6 +32,26 @@ std::vector<std::string> WordsOf(std::string_view s, size_t cap) {
   }
   flush();
   return out;
+}
+
+// data/failure_concepts.tsv: (concept, lower-case phrase) rows, in file order.
+const std::vector<std::pair<std::string, std::string>>& Concepts() {
+  static const auto* rows = [] {
+    auto* out = new std::vector<std::pair<std::string, std::string>>;
+    std::string_view tsv = DefaultFailureConcepts();
+    size_t pos = 0;
+    while (pos < tsv.size()) {
+      size_t nl = tsv.find('\n', pos);
+      std::string_view line = tsv.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+      pos = nl == std::string_view::npos ? tsv.size() : nl + 1;
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      size_t tab = line.find('\t');
+      if (line.empty() || line[0] == '#' || tab == std::string_view::npos || tab + 1 == line.size()) continue;
+      out->emplace_back(std::string(line.substr(0, tab)), ToLower(line.substr(tab + 1)));
+    }
+    return out;
+  }();
+  return *rows;
 }
 
 std::string_view KindName(SignatureKind k) {
@@ -129,6 +150,15 @@ std::string DumpSignatureTrust(const SignatureTrust& trust) {
   return out;
 }
 
+std::vector<std::string> ConceptsOf(std::string_view lower_line) {
+  std::vector<std::string> out;
+  for (const auto& [concept_name, phrase] : Concepts())
+    if (lower_line.find(phrase) != std::string_view::npos &&
+        std::find(out.begin(), out.end(), concept_name) == out.end())
+      out.push_back(concept_name);
+  return out;
+}
+
 WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
   failure_like.reserve(window.size());
   traceback_head.reserve(window.size());
@@ -170,6 +200,7 @@ std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const 
   if (i + 1 == window.size()) f.push_back("last-line");
   double where = window.size() > 1 ? double(i) / double(window.size() - 1) : 0;
   f.push_back(where < 0.25 ? "pos=head" : where > 0.75 ? "pos=tail" : "pos=mid");
+  for (const auto& k : ConceptsOf(lower)) f.push_back("k=" + k);
   if (lower.find("warn") != std::string::npos) f.push_back("warn");
   if (lower.find("error") != std::string::npos) f.push_back("error-word");
   if (core.size() < 20) f.push_back("short");
@@ -184,6 +215,7 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   for (const auto& [n, text] : window) {
     std::string lower = ToLower(std::string_view(text).substr(0, 4096));
     if (const Signature* sig = base.Match(lower)) seen.insert("csig=" + sig->id);
+    for (const auto& k : ConceptsOf(lower)) seen.insert("ck=" + k);
     std::string type = ExceptionType(text);
     if (!type.empty()) seen.insert("cexc=" + type);
     for (const auto& w : WordsOf(text, 40))

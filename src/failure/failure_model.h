@@ -6,11 +6,14 @@
 //                  exception type, the signature it matches and that
 //                  signature's kind, error and warning words, whether a
 //                  traceback precedes it and whether it is the first
-//                  failure-looking line, its place in the window.
+//                  failure-looking line, its place in the window, and the
+//                  failure concepts it mentions (data/failure_concepts.tsv:
+//                  groups of synonyms, so that a word one log taught is not
+//                  all the model knows of its kind).
 //   class model  — what failed: infrastructure/{gpu,nvlink,network,node,
 //                  storage}, framework or user. Features: the chosen line's
-//                  (prefixed "r:"), the signatures seen anywhere in the
-//                  window, and the window's words.
+//                  (prefixed "r:"), the signatures and concepts seen anywhere
+//                  in the window, and the window's words.
 //
 // The signature base keeps the answer where it is sure (a root signature of
 // weight ≥ `sure_weight` that the development data trusts); below that the
@@ -67,6 +70,10 @@ struct FailureModel {
   bool empty() const { return line.empty() || klass.empty(); }
   bool Trusts(const std::string& signature_id) const;
 };
+
+// The failure concepts (data/failure_concepts.tsv) a lower-cased line
+// mentions, each once, in file order.
+std::vector<std::string> ConceptsOf(std::string_view lower_line);
 
 // The weight files of a directory (failure_line_model.tsv,
 // failure_class_model.tsv, and failure_signature_trust.tsv when present);

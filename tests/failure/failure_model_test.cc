@@ -2,6 +2,8 @@
 // it reads a failure no signature knows, picks its root line over a wrapper
 // printed after it, never reports more than the capped confidence, and
 // leaves what a signature is sure of to the signature.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "failure/failure_model.h"
@@ -100,6 +102,40 @@ TEST(FailureModel, ASignatureTheLabelsContradictIsOneFeatureAmongOthers) {
                                   SignatureBase::Default());
   ASSERT_TRUE(outcome.has_value());
   EXPECT_FALSE(outcome->second);
+}
+
+// Concepts group synonyms so that what one log taught reaches its kind: an
+// InfiniBand and a Gloo socket error share "net", a quota and a stale handle
+// share "storage"; a line mentions each concept once.
+TEST(FailureModel, ConceptsGroupSynonyms) {
+  auto has = [](const std::vector<std::string>& v, const char* k) {
+    return std::find(v.begin(), v.end(), k) != v.end();
+  };
+  auto ib = ConceptsOf("nccl warn net/ib : got completion from peer with error 12, opcode 0, len 0");
+  auto gloo = ConceptsOf("gloo::enforcenotmet: socket connection closed by remote peer");
+  EXPECT_TRUE(has(ib, "net") && has(gloo, "net"));
+  EXPECT_FALSE(has(ib, "storage") || has(gloo, "storage"));
+  auto quota = ConceptsOf("oserror: [errno 122] disk quota exceeded: '/scratch/run/ckpt'");
+  auto stale = ConceptsOf("oserror: [errno 116] stale file handle");
+  EXPECT_TRUE(has(quota, "storage") && has(stale, "storage"));
+  EXPECT_FALSE(has(quota, "gpu-hw"));
+  EXPECT_TRUE(has(ConceptsOf("importerror: cannot import name 'x' from 'y' (version 2.1 required)"), "version"));
+  auto twice = ConceptsOf("nccl socket nccl socket");
+  EXPECT_EQ(std::count(twice.begin(), twice.end(), std::string("net")), 1);
+  EXPECT_TRUE(ConceptsOf("epoch 3 step 200").empty());
+}
+
+// The concepts are features of both models: a line's in the line model, the
+// window's in the class model.
+TEST(FailureModel, ConceptsAreFeaturesOfBothModels) {
+  LineWindow w = {{0, "Traceback (most recent call last):"}, {1, "OSError: [Errno 5] Input/output error"}};
+  const SignatureBase& base = SignatureBase::Default();
+  WindowFacts facts(w, base);
+  auto line = LineFeatures(w, 1, base, facts);
+  EXPECT_NE(std::find(line.begin(), line.end(), "k=storage"), line.end());
+  auto klass = ClassFeatures(w, 1, base, facts);
+  EXPECT_NE(std::find(klass.begin(), klass.end(), "ck=storage"), klass.end());
+  EXPECT_NE(std::find(klass.begin(), klass.end(), "r:k=storage"), klass.end());
 }
 
 TEST(FailureModel, LoadNamesTheMissingFile) {
