@@ -144,6 +144,15 @@ size_t MatchLeadingTimestamp(std::string_view s, ScannedLine* out) {
     }
   }
   if (date == 0) date = MatchMd(s, i, &days);
+  // "09-24 22:50:46": month and day with a dash, only before a clock.
+  if (date == 0 && CountDigits(s, i) == 2 && i + 8 < s.size() && s[i + 2] == '-' && CountDigits(s, i + 3) == 2 &&
+      s[i + 5] == ' ' && CountDigits(s, i + 6) == 2 && s[i + 8] == ':') {
+    int m = ParseInt(s, i, 2), d = ParseInt(s, i + 3, 2);
+    if (m >= 1 && m <= 12 && d >= 1 && d <= 31) {
+      days = m * 31 + d;
+      date = 5;
+    }
+  }
   size_t t = i;
   if (date > 0) {
     t = i + date;
@@ -226,9 +235,28 @@ bool IsKnownSpacedUnit(std::string_view w) {
   return w.size() >= 2 && IsAlpha(w[0]) && w.find('/') != std::string_view::npos;
 }
 
+bool IsLowerAlpha(char c) { return c >= 'a' && c <= 'z'; }
+bool IsUpperAlpha(char c) { return c >= 'A' && c <= 'Z'; }
+
+// camelCase keys are words ("TotalLoss", "StepTime", "valLoss" → "total
+// loss", "step time", "val loss"), split where a lower-case letter meets an
+// upper-case one. A key with an acronym ("RPNLogLoss", "RCNNL1Loss") names
+// one part of a model and stays one word.
+bool SplitsCamelCase(std::string_view raw) {
+  bool camel = false;
+  for (size_t i = 1; i < raw.size(); ++i) {
+    if (IsUpperAlpha(raw[i - 1]) && IsUpperAlpha(raw[i])) return false;
+    camel = camel || (IsLowerAlpha(raw[i - 1]) && IsUpperAlpha(raw[i]));
+  }
+  return camel;
+}
+
 std::string NormalizeKey(std::string_view raw) {
   std::string k;
-  for (char c : raw) {
+  bool camel = SplitsCamelCase(raw);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (camel && i > 0 && IsLowerAlpha(raw[i - 1]) && IsUpperAlpha(c) && !k.empty() && k.back() != ' ') k += ' ';
     char l = Lower(c);
     if (l == '_' || l == '-' || l == '.' || l == '\'' || l == '"' || l == '`' || l == ' ' || l == '\t') {
       if (!k.empty() && k.back() != ' ') k += ' ';
@@ -245,9 +273,24 @@ bool IsTrimChar(char c) {
          c == '\'' || c == '"' || c == '`' || c == '>' || c == '<' || c == '*';
 }
 
+// A value printed inside a call ("loss=tensor(0.18, device='cuda:0')",
+// "'lr': np.float64(1e-05)"): the name before '(' wraps the value, the key
+// is in front of it.
+std::string_view WithoutCallWrapper(std::string_view text) {
+  if (text.size() < 2 || text.back() != '(') return text;
+  size_t e = text.size() - 1, b = e;
+  while (b > 0 && (IsAlnum(text[b - 1]) || text[b - 1] == '_' || text[b - 1] == '.')) --b;
+  if (b == e || !IsAlpha(text[b])) return text;
+  size_t k = b;
+  while (k > 0 && text[k - 1] == ' ') --k;
+  if (k == 0 || (text[k - 1] != '=' && text[k - 1] != ':')) return text;
+  return text.substr(0, k);
+}
+
 // The key in front of a value: the text since the previous token, cut at
 // the last separator, with a trailing "(unit)" moved to `unit`.
 void ExtractKey(std::string_view text, ScannedField* f) {
+  text = WithoutCallWrapper(text);
   size_t b = 0, e = text.size();
   while (e > b && IsTrimChar(text[e - 1])) --e;
   std::string_view t = text.substr(b, e - b);
@@ -273,7 +316,7 @@ void ExtractKey(std::string_view text, ScannedField* f) {
   for (size_t i = 0; i < t.size(); ++i) {
     char c = t[i];
     if (c == '|' || c == ',' || c == ';' || c == '\t' || c == '{' || c == '}' ||
-        c == ':' || c == '=' || c == ']' || c == '[' || c == ')' || c == '(' ||
+        c == ':' || c == '=' || c == ']' || c == '[' || c == ')' || c == '(' || c == '<' || c == '>' ||
         static_cast<unsigned char>(c) >= 0x80)  // bar glyphs, emoji, bullets
       cut = i + 1;
     else if (c == '-' && i > 0 && i + 1 < t.size() && t[i - 1] == ' ' && t[i + 1] == ' ')
@@ -470,7 +513,9 @@ class Scanner {
     size_t n = CountDigits(s_, k);
     if (n == 0 || n > 15) return i;
     size_t after = k + n;
-    if (after < s_.size() && (s_[after] == '/' || s_[after] == '.' || s_[after] == ':' || IsAlpha(s_[after])))
+    // "31/3489:" ends a counter; "1/2:30" and "3/4.5" are no counters.
+    bool clock_after = s_[after] == ':' && after + 1 < s_.size() && IsDigit(s_[after + 1]);
+    if (after < s_.size() && (s_[after] == '/' || s_[after] == '.' || clock_after || IsAlpha(s_[after])))
       return i;
     f->total = std::strtod(std::string(s_.substr(k, n)).c_str(), nullptr);
     return after;
@@ -480,7 +525,9 @@ class Scanner {
     size_t k = i;
     while (k < s_.size() && IsUnitChar(s_[k]) && k - i < 24) ++k;
     if (k > i) {
-      if (f->unit.empty()) f->unit = std::string(s_.substr(i, k - i));
+      std::string unit(s_.substr(i, k - i));
+      k = SpacedDenominator(k, &unit);
+      if (f->unit.empty()) f->unit = std::move(unit);
       return k;
     }
     if (i < s_.size() && s_[i] == ' ') {
@@ -496,6 +543,23 @@ class Scanner {
       }
     }
     return i;
+  }
+
+  // A unit's denominator written apart: "0.275s / iter" → "s/iter". Only
+  // a word follows the slash ("5 s / 100 iters" is not a unit).
+  size_t SpacedDenominator(size_t k, std::string* unit) const {
+    if (unit->find('/') != std::string::npos || unit->find('%') != std::string::npos) return k;
+    size_t j = k;
+    while (j < s_.size() && s_[j] == ' ') ++j;
+    if (j == k || j >= s_.size() || s_[j] != '/') return k;
+    ++j;
+    while (j < s_.size() && s_[j] == ' ') ++j;
+    size_t w = j;
+    while (j < s_.size() && IsAlpha(s_[j]) && j - w < 16) ++j;
+    if (j == w || (j < s_.size() && (IsDigit(s_[j]) || s_[j] == '_' || s_[j] == '=' || s_[j] == ':'))) return k;
+    *unit += '/';
+    unit->append(s_.substr(w, j - w));
+    return j;
   }
 
   std::string_view s_;

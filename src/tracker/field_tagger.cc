@@ -51,6 +51,13 @@ std::string TimePart(std::string_view unit) {
   return slash == std::string::npos ? u : u.substr(0, slash);
 }
 
+bool PerEpochUnit(std::string_view unit) {
+  std::string u = LowerCopy(unit);
+  size_t slash = u.find('/');
+  return slash != std::string::npos && (u.substr(slash + 1) == "epoch" || u.substr(slash + 1) == "epochs" ||
+                                        u.substr(slash + 1) == "ep");
+}
+
 bool IsStepWord(std::string_view w) {
   return w == "it" || w == "its" || w == "iter" || w == "iters" || w == "step" || w == "steps" || w == "batch" ||
          w == "batches" || w == "iteration" || w == "iterations" || w == "update" || w == "updates";
@@ -237,6 +244,7 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
   if (auto [i, s] = best(role(FieldRole::kStep)); i >= 0) {
     r.step = count(line.fields[i]);
     r.step_p = s;
+    r.step_field = i;
     if (line.fields[i].total && *line.fields[i].total > 0) r.total_steps = static_cast<int64_t>(*line.fields[i].total);
   }
   if (auto [i, s] = best(role(FieldRole::kLoss)); i >= 0) {
@@ -244,9 +252,10 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
     r.loss_p = s;
   }
   // The time: the field most probable for any time role, read as that role.
+  // A time per epoch ("0.69h/epoch") is no step's, whatever the key says.
   auto any_time = [&](size_t i) {
     const auto& q = p[i];
-    return q[4] + q[5] + q[6] + q[7];
+    return PerEpochUnit(line.fields[i].unit) ? 0.0 : q[4] + q[5] + q[6] + q[7];
   };
   if (auto [i, s] = best(any_time); i >= 0) {
     const ScannedField& f = line.fields[i];

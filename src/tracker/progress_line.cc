@@ -159,8 +159,9 @@ int LossKeyRank(std::string_view k) {
 
 // Throughput from a key when the unit is not printed (or a better name).
 std::string ThroughputUnitFromKey(std::string_view k) {
-  // DeepSpeed: "SamplesPerSec", "CurrSamplesPerSec", "RunningAvgSamplesPerSec".
-  if (k.size() >= 13 && k.compare(k.size() - 13, 13, "samplespersec") == 0) return "samples/s";
+  // DeepSpeed: "SamplesPerSec", "CurrSamplesPerSec", "RunningAvgSamplesPerSec"
+  // (camelCase keys read as words: "curr samples per sec").
+  if (k.size() >= 16 && k.compare(k.size() - 16, 16, " samples per sec") == 0) return "samples/s";
   if (In(k, {"samples per second", "samplespersec", "samples/sec", "samples per sec",
              "train samples per second", "sample/s"}))
     return "samples/s";
@@ -328,7 +329,7 @@ struct Builder {
       bool average = k.rfind("running", 0) == 0 || k.rfind("avg", 0) == 0 || k.rfind("mean", 0) == 0;
       SetThroughput(f.value, u, average ? 1 : 0);
     }
-    if (k.find("samplespersec") != std::string::npos) deepspeed_timer = true;
+    if (k == "samples per sec") deepspeed_timer = true;  // DeepSpeed's "0/2000, SamplesPerSec="
     if ((k == "throughput" || k == "throughput per gpu" || k == "speed") && !f.unit.empty())
       SetThroughput(f.value, NormalizeThroughputUnit(f.unit));
   }

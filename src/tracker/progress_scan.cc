@@ -527,6 +527,14 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
     }
   }
   TaggedRecord t = TagRecord(*options_.tagger, a.scanned, previous, options_.tagger_min_p);
+  // An epoch counter ("Training Epoch:[855/1500] loss=…") counts epochs of
+  // the run's total: never the tagger's step. (A bare epoch number is left
+  // to the tagger: epoch-level JSON records report it as the step.)
+  if (t.step && t.step_field >= 0) {
+    const ScannedField& f = a.scanned.fields[t.step_field];
+    std::vector<std::string> hints = VocabularyHints(f);
+    if (f.total && std::find(hints.begin(), hints.end(), "epoch") != hints.end()) t.step.reset();
+  }
   if (t.step && !r.step) {
     r.step = t.step;
     if (!r.total_steps) r.total_steps = t.total_steps;

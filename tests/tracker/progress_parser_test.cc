@@ -407,5 +407,67 @@ TEST(ProgressLine, MagnitudeSuffixesAndTimeUnitsInTheKey) {
   EXPECT_FALSE(InterpretLine("step 50 loss 2.0 warmup_s: 100").step_time_s);
 }
 
+TEST(FieldScanner, CamelCaseKeysAreWords) {
+  ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
+  EXPECT_EQ(p.step, 12);
+  EXPECT_EQ(p.total_steps, 40);
+  ASSERT_TRUE(p.loss);
+  EXPECT_DOUBLE_EQ(*p.loss, 0.4312);
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_DOUBLE_EQ(*p.step_time_s, 1.25);
+  EXPECT_EQ(ScanLine("valLoss: 0.3").fields[0].key, "val loss");
+  // An acronym names a model part: one word, no loss of its own.
+  EXPECT_EQ(ScanLine("Train-RPNLogLoss=0.03").fields[0].key, "train rpnlogloss");
+  EXPECT_FALSE(InterpretLine("Epoch[0] Train-RCNNLogLoss=0.39").loss.has_value());
+}
+
+TEST(FieldScanner, UnitsCountersStampsAndKeysWrittenApart) {
+  // A unit's denominator after a spaced slash.
+  ProgressLine a = InterpretLine("iter: 300 / 9000, total loss: 0.52, speed: 0.275s / iter");
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_DOUBLE_EQ(*a.step_time_s, 0.275);
+  EXPECT_FALSE(a.throughput);
+  // A counter closed by a colon, under a month-day stamp.
+  ScannedLine b = ScanLine("03-14 10:20:30 Epoch 2/9 itr 31/500: lr: 0.0001 loss: 0.3");
+  ASSERT_TRUE(b.timestamp_s);
+  EXPECT_NEAR(std::fmod(*b.timestamp_s, 86400.0), 10 * 3600 + 20 * 60 + 30, 1e-9);
+  ProgressLine bp = InterpretScanned(b);
+  EXPECT_EQ(bp.step, 31);
+  EXPECT_EQ(bp.total_steps, 500);
+  EXPECT_FALSE(InterpretLine("run 1/2:30 done").total_steps.has_value());  // a counter glued to a clock is none
+  // Angle brackets delimit keys.
+  ScannedLine c = ScanLine("<epoch:12, lr:1.000e-04> loss: 2.5e-02");
+  ASSERT_EQ(c.fields.size(), 3u);
+  EXPECT_EQ(c.fields[0].key, "epoch");
+  EXPECT_EQ(c.fields[2].key, "loss");
+  // A value printed inside a call: the key is in front of the call.
+  ScannedLine d = ScanLine("epoch=3: train_epoch_loss=tensor(0.1827, device='cuda:0') lr: np.float64(0.001)");
+  ASSERT_GE(d.fields.size(), 3u);
+  EXPECT_EQ(d.fields[1].key, "train epoch loss");
+  EXPECT_FALSE(d.fields[1].parenthesised);
+  EXPECT_EQ(d.fields.back().key, "lr");
+}
+
+TEST(ProgressScan, AnEpochCounterIsNotTheTaggersStep) {
+  std::vector<std::string> log;
+  for (int e = 40; e < 48; ++e)
+    log.push_back(StrFormat("2023-01-02 03:%02d:11,000 - run - INFO - Training Epoch:[%d/300]\t loss=%.4f\t lr=0.000100\t epoch_time=%.3f",
+                            e, e, 10.5 - 0.01 * e, 140.0 + e % 3));
+  ProgressReport r = ScanProgress(log);
+  EXPECT_FALSE(r.step.has_value());
+  ASSERT_TRUE(r.loss);
+  EXPECT_NEAR(*r.loss, 10.5 - 0.47, 1e-9);
+}
+
+TEST(ProgressScan, ATimePerEpochIsNoStepTime) {
+  std::vector<std::string> log;
+  for (int i = 20; i < 26; ++i)
+    log.push_back(StrFormat("03-14 10:20:%02d Epoch 0/7 itr %d/3000: lr: 0.0001 speed: 0.%02d 0.%02dh/epoch loss_a: 0.31 loss_b: 0.17",
+                            i, i, 70 + i % 3, 68 + i % 3));
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 25);
+  EXPECT_LT(r.step_time_s.value_or(0), 60);  // never 0.7 h read as seconds per step
+}
+
 }  // namespace
 }  // namespace schedmate
