@@ -465,6 +465,7 @@ class Scanner {
     f.follows_bar = FollowsBar(before);
     i = Counter(i, integer, &f);
     i = Unit(i, &f);
+    i = CompositeDuration(i, &f);
     if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
     // "10233 s elapsed", "3.70 seconds elapsed": a clock named after its value.
     if (f.key.empty() && !f.unit.empty() && s_.compare(i, 8, " elapsed") == 0) f.key = "elapsed";
@@ -543,6 +544,44 @@ class Scanner {
       }
     }
     return i;
+  }
+
+  // A duration written in parts ("50s 169ms", "01h 29m 27s", "1h29m"):
+  // one value in seconds. Each part's unit is smaller than the one before.
+  size_t CompositeDuration(size_t i, ScannedField* f) const {
+    double scale = DurationUnitSeconds(f->unit);
+    if (scale <= 0 || scale < 1 || f->total) return i;
+    double seconds = f->value * scale;
+    size_t end = i;
+    while (true) {
+      size_t j = end;
+      if (j < s_.size() && s_[j] == ' ') ++j;
+      size_t digits = CountDigits(s_, j);
+      if (digits == 0 || digits > 4) break;
+      size_t k = j + digits;
+      if (k + 1 < s_.size() && s_[k] == '.' && IsDigit(s_[k + 1])) k += 1 + CountDigits(s_, k + 1);
+      size_t u = k;
+      while (u < s_.size() && IsAlpha(s_[u])) ++u;
+      double part_scale = DurationUnitSeconds(s_.substr(k, u - k));
+      // Not a part: a rate ("6s 3ms/step") or a word glued on ("3ms_avg").
+      if (part_scale <= 0 || part_scale >= scale || (u < s_.size() && (s_[u] == '/' || s_[u] == '_'))) break;
+      seconds += std::strtod(std::string(s_.substr(j, k - j)).c_str(), nullptr) * part_scale;
+      scale = part_scale;
+      end = u;
+    }
+    if (end == i) return i;
+    f->value = seconds;
+    f->integer = false;
+    f->unit = "s";
+    return end;
+  }
+
+  static double DurationUnitSeconds(std::string_view u) {
+    if (u == "h" || u == "hr") return 3600;
+    if (u == "m" || u == "min") return 60;
+    if (u == "s" || u == "sec") return 1;
+    if (u == "ms") return 1e-3;
+    return -1;
   }
 
   // A unit's denominator written apart: "0.275s / iter" → "s/iter". Only

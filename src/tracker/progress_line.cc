@@ -104,6 +104,18 @@ bool IsStepNoun(std::string_view n) {
                 "batch", "batches", "update", "updates", "epoch", "epochs"});
 }
 
+// A key with a step noun among its words ("iter time", "time per step").
+bool NamesAStep(std::string_view k) {
+  size_t start = 0;
+  while (start < k.size()) {
+    size_t end = k.find_first_of(" /", start);
+    if (end == std::string_view::npos) end = k.size();
+    if (IsStepNoun(k.substr(start, end - start))) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 bool IsSecondNoun(std::string_view n) { return In(n, {"s", "sec", "secs", "second", "seconds"}); }
 
 double TimeUnitScale(std::string_view u) {
@@ -268,6 +280,8 @@ struct Builder {
   bool has_counter = false, evidence = false, deepspeed_timer = false;
   bool after_bare_counter = false;  // the previous field was a counter without a key
   std::optional<double> clock_s;
+  std::optional<double> rate_time_s;  // 1 / a step rate
+  bool time_names_step = false;       // the time's key names a step ("iteration time", "sec/step")
   double clock_resolution_s = 0;
   std::optional<int64_t> bar_count;  // a bar's count without a total ("1086it [01:06")
   // A bar described as the epoch ("Epoch: 100%|██| 5/5 [00:57<00:00, 11.43s/it]",
@@ -316,9 +330,12 @@ struct Builder {
     }
     if (IsStepTimeKey(k)) {
       double scale = TimeUnitScale(unit);
-      if (scale > 0 && f.value > 0 && std::isfinite(f.value)) SetTime(f.value * scale, 1);
+      if (scale > 0 && f.value > 0 && std::isfinite(f.value) && time_rank > 1) {
+        SetTime(f.value * scale, 1);
+        time_names_step = NamesAStep(k);
+      }
     }
-    if (IsStepRateKey(k) && f.value > 0 && std::isfinite(f.value)) SetTime(1.0 / f.value, 2);
+    if (IsStepRateKey(k) && f.value > 0 && std::isfinite(f.value)) SetRateTime(1.0 / f.value);
     if (IsClockKey(k) && TimeUnitScale(unit) > 0 && f.value >= 0 && std::isfinite(f.value)) {
       clock_s = f.value * TimeUnitScale(unit);
       clock_resolution_s = f.integer ? 1 : 0;  // printed to its own precision
@@ -397,7 +414,7 @@ struct Builder {
     bool data_rate = IsSecondNoun(den) && ThroughputRank(num) == 0;
     if (!step_rate && !step_time && !data_rate) return false;
     if (f.parenthesised || !std::isfinite(f.value) || f.value <= 0) return true;
-    if (step_rate) SetTime(1.0 / f.value, 2);
+    if (step_rate) SetRateTime(1.0 / f.value);
     else if (step_time) SetTime(f.value * TimeUnitScale(num), 1);
     else SetThroughput(f.value, key_unit);  // as the key writes it ("img/sec")
     return true;
@@ -429,6 +446,21 @@ struct Builder {
     step_rank = rank;
     out.step = static_cast<int64_t>(f.value);
     out.total_steps = static_cast<int64_t>(*f.total);
+  }
+
+  // A step rate ("ups: 2.00", "Steps/second") gives the time of one step.
+  // A "time" key beside it that is far longer (time × rate ≥ 1.5: "ups:
+  // 2.00, time: 50s 169ms" every 100 updates) times the logging interval
+  // or the run, not a step: the rate wins.
+  void SetRateTime(double seconds) {
+    rate_time_s = seconds;
+    SetTime(seconds, 2);
+  }
+  // Only a time that does not name its step ("time", not "iteration time":
+  // beside "Steps per second" of an RL environment) gives way.
+  void ReconcileTimeWithRate() {
+    if (time_rank == 1 && !time_names_step && rate_time_s && out.step_time_s && *out.step_time_s >= 1.5 * *rate_time_s)
+      out.step_time_s = rate_time_s;
   }
 
   void SetTime(double seconds, int rank) {
@@ -487,6 +519,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   b.out.timestamp_s = scanned.timestamp_s;
   b.out.timestamp_resolution_s = scanned.timestamp_resolution_s;
   for (const auto& f : scanned.fields) b.Field(f);
+  b.ReconcileTimeWithRate();
   ProgressLine& out = b.out;
   if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp
     out.timestamp_s = b.clock_s;

@@ -417,6 +417,12 @@ std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<i
   auto [lo, hi] = std::minmax_element(per_step.begin(), per_step.end());
   if (*hi > 2 * *lo) return {};
   if (stamped && stamp_fit > 0.25) return {};  // grows, but not with the wall clock
+  // A clock has counted about the steps since its start: its value is at
+  // most ~10× step × growth per step (per-epoch counters a few epochs in).
+  // A running average creeps far more slowly than that (0.239996 →
+  // 0.240017 over 80 steps at step 29240).
+  double steps_counted = *pts[0]->line.step_time_s / per_step.front();
+  if (steps_counted > 10 * std::max<double>(1, static_cast<double>(*pts[0]->line.step))) return {};
   *lines = {pts[0]->index, pts[1]->index};
   return per_step;
 }

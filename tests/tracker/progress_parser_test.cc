@@ -469,5 +469,45 @@ TEST(ProgressScan, ATimePerEpochIsNoStepTime) {
   EXPECT_LT(r.step_time_s.value_or(0), 60);  // never 0.7 h read as seconds per step
 }
 
+TEST(FieldScanner, DurationsWrittenInParts) {
+  ScannedLine a = ScanLine("ups: 2.00, time: 50s 169ms, time_since_start: 01h 29m 27s");
+  ASSERT_EQ(a.fields.size(), 3u);
+  EXPECT_DOUBLE_EQ(a.fields[1].value, 50.169);
+  EXPECT_EQ(a.fields[1].unit, "s");
+  EXPECT_DOUBLE_EQ(a.fields[2].value, 3600 + 29 * 60 + 27);
+  EXPECT_DOUBLE_EQ(ScanLine("elapsed 1h29m").fields[0].value, 5340);
+  // A rate after a time is no part of it.
+  ScannedLine k = ScanLine("1875/1875 [====] - 6s 3ms/step - loss: 0.29");
+  ASSERT_GE(k.fields.size(), 3u);
+  EXPECT_DOUBLE_EQ(k.fields[1].value, 6);
+  EXPECT_EQ(k.fields[2].unit, "ms/step");
+}
+
+TEST(ProgressLine, AStepRateOutweighsAnIntervalsTime) {
+  // "time" is the 100-update interval's: 1 / ups is the step's.
+  ProgressLine a = InterpretLine("progress: 10600/22000, train/total_loss: 0.0024, ups: 2.00, time: 50s 169ms");
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_DOUBLE_EQ(*a.step_time_s, 0.5);
+  // A time that names its step stays, beside an environment's step rate.
+  ProgressLine b = InterpretLine("Learning iteration 66/3000 Steps per second: 101 Iteration time: 0.24s");
+  ASSERT_TRUE(b.step_time_s);
+  EXPECT_DOUBLE_EQ(*b.step_time_s, 0.24);
+  // Agreeing values: the printed time.
+  ProgressLine c = InterpretLine("step 5 loss 1.0 ups: 2.0 time: 0.52");
+  ASSERT_TRUE(c.step_time_s);
+  EXPECT_DOUBLE_EQ(*c.step_time_s, 0.52);
+}
+
+TEST(ProgressScan, ARunningAverageThatCreepsUpIsNoClock) {
+  // A mean over all steps so far grows by millionths: not a clock.
+  std::vector<std::string> log;
+  for (int i = 0; i < 6; ++i)
+    log.push_back(StrFormat("json_stats: {\"iter\": %d, \"loss\": \"5.4\", \"time\": \"%.6f\"}", 29140 + 20 * i,
+                            0.239990 + 0.000005 * i));
+  ProgressReport r = ScanProgress(log);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 0.240015, 1e-9);
+}
+
 }  // namespace
 }  // namespace schedmate
