@@ -480,6 +480,24 @@ struct Builder {
   }
 };
 
+// A finished bar that prints only its elapsed time (old Keras: "1464/1464
+// [=====] - 240s - loss: 2.83"): a duration without a key after the bar's
+// complete counter took the bar's steps.
+std::optional<double> FinishedBarTime(const ScannedLine& scanned, const ProgressLine& p) {
+  if (!scanned.has_bar || !p.step || !p.total_steps || *p.step != *p.total_steps || *p.step <= 0) return std::nullopt;
+  bool after_counter = false;
+  for (const auto& f : scanned.fields) {
+    if (f.total) {
+      after_counter = static_cast<int64_t>(f.value) == *p.step;
+      continue;
+    }
+    double scale = TimeUnitScale(Lower(f.unit));
+    if (after_counter && f.key.empty() && !f.unit.empty() && scale > 0 && !f.parenthesised && f.value > 0)
+      return f.value * scale / static_cast<double>(*p.step);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string LayoutSignature(const ScannedLine& s) {
@@ -521,6 +539,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   for (const auto& f : scanned.fields) b.Field(f);
   b.ReconcileTimeWithRate();
   ProgressLine& out = b.out;
+  if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
   if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp
     out.timestamp_s = b.clock_s;
     out.timestamp_resolution_s = b.clock_resolution_s;

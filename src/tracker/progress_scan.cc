@@ -240,9 +240,43 @@ void ProgressScan::DropLonePositionalSteps() {
   Reanchor();
 }
 
+bool ProgressScan::ClimbingTotals(uint64_t layout) const {
+  std::set<int64_t> steps, totals;
+  std::optional<int64_t> newer_total;
+  for (const Entry& e : entries_) {  // newest first
+    if (e.line.layout != layout || !e.line.step || !e.line.total_steps) continue;
+    if (newer_total && *e.line.total_steps > *newer_total) return false;  // totals never fall
+    newer_total = e.line.total_steps;
+    steps.insert(*e.line.step);
+    totals.insert(*e.line.total_steps);
+  }
+  return totals.size() >= 2 && steps.size() < totals.size();
+}
+
+bool ProgressScan::HasClimbingTotals() const {
+  std::set<uint64_t> seen;
+  for (const Entry& e : entries_)
+    if (e.line.total_steps && seen.insert(e.line.layout).second && ClimbingTotals(e.line.layout)) return true;
+  return false;
+}
+
+void ProgressScan::SwapClimbingTotals() {
+  std::set<uint64_t> seen, climbing;
+  for (const Entry& e : entries_)
+    if (e.line.total_steps && seen.insert(e.line.layout).second && ClimbingTotals(e.line.layout))
+      climbing.insert(e.line.layout);
+  if (climbing.empty()) return;
+  for (Entry& e : entries_) {
+    if (!climbing.count(e.line.layout) || !e.line.total_steps) continue;
+    e.line.step = e.line.total_steps;
+    e.line.total_steps.reset();
+  }
+  Reanchor();
+}
+
 ProgressReport ProgressScan::Finish() const {
   bool fallback = entries_.empty() && !train_and_eval_.empty();
-  if (rows_.empty() && !fallback && !HasPositionalSteps()) return FinishNow();
+  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals()) return FinishNow();
   // The oldest rows are still pending, or positional steps wait for their
   // check: finish on a copy.
   ProgressScan rest = *this;
@@ -253,6 +287,7 @@ ProgressReport ProgressScan::Finish() const {
     rest.Reanchor();
   }
   rest.DropLonePositionalSteps();
+  rest.SwapClimbingTotals();
   return rest.FinishNow();
 }
 
@@ -427,14 +462,41 @@ std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<i
   return per_step;
 }
 
+namespace {
+
+// How many whole numbers other than the step two records of one layout
+// share: a rank, a worker id, a device ("… rank 0").
+int SharedTags(const ScannedLine& a, int64_t step, const ScannedLine& b) {
+  if (a.fields.size() != b.fields.size()) return 0;
+  int shared = 0;
+  for (size_t i = 0; i < a.fields.size(); ++i) {
+    const ScannedField& x = a.fields[i];
+    const ScannedField& y = b.fields[i];
+    if (!x.integer || !y.integer || x.total || y.total || x.value == static_cast<double>(step)) continue;
+    shared += x.value == y.value;
+  }
+  return shared;
+}
+
+}  // namespace
+
 std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {
+  // One entry per step; of a step printed by several ranks or handlers, the
+  // one that shares the anchor's tags (its rank), so that intervals are
+  // timed by one process.
   std::vector<std::pair<int64_t, const Entry*>> pts;
-  std::set<int64_t> seen;
   for (const auto& e : entries_) {
     if (e.line.layout != a.line.layout || !e.line.step || !e.line.timestamp_s) continue;
-    if (!seen.insert(*e.line.step).second) continue;
-    pts.push_back({*e.line.step, &e});
+    if (!pts.empty() && pts.back().first == *e.line.step) {
+      int64_t step = *e.line.step;
+      if (pts.back().second != &a &&
+          SharedTags(e.scanned, step, a.scanned) > SharedTags(pts.back().second->scanned, step, a.scanned))
+        pts.back().second = &e;
+      continue;
+    }
+    if (std::any_of(pts.begin(), pts.end(), [&](const auto& p) { return p.first == *e.line.step; })) continue;
     if (static_cast<int>(pts.size()) > options_.samples) break;
+    pts.push_back({*e.line.step, &e});
   }
   std::vector<double> per_step;
   // Too coarse a clock for an interval skips it (1 s stamps, 2 s apart),

@@ -102,6 +102,12 @@ class ProgressScan {
   // from the record of their layout before are tags, not steps: dropped.
   bool HasPositionalSteps() const;
   void DropLonePositionalSteps();
+  // Counters "a/b" whose b climbs from record to record of one layout while
+  // a changes less often ("Batch 4/203700" … "Batch 4/203800": epoch and
+  // batch) count b: it is the step, and no total is printed.
+  bool ClimbingTotals(uint64_t layout) const;
+  bool HasClimbingTotals() const;
+  void SwapClimbingTotals();
   void Reanchor();
   // Records the pending rows; true when `older` (the line before them) heads
   // them and was read with them (table_rows.h IsBlockHeader).

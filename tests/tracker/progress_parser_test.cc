@@ -509,5 +509,35 @@ TEST(ProgressScan, ARunningAverageThatCreepsUpIsNoClock) {
   EXPECT_NEAR(*r.step_time_s, 0.240015, 1e-9);
 }
 
+TEST(ProgressLine, AFinishedBarsElapsedTimeIsItsSteps) {
+  ProgressLine p = InterpretLine("800/800 [==============================] - 120s - loss: 2.8254 - acc: 0.2476");
+  EXPECT_EQ(p.step, 800);
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_DOUBLE_EQ(*p.step_time_s, 0.15);
+  // Mid-epoch the bar prints its ETA, not its elapsed time.
+  EXPECT_FALSE(InterpretLine("  45/800 [>.............................] - ETA: 120s - loss: 0.51").step_time_s);
+}
+
+TEST(ProgressScan, ACounterWhoseTotalClimbsCountsTheSteps) {
+  // "Batch 4/N": epoch 4, batch N, printed by three ranks each.
+  std::vector<std::string> log;
+  const char* stamps[2][3] = {{"10:47:07,107", "10:47:16,614", "10:47:22,712"},
+                              {"10:49:20,301", "10:49:20,315", "10:49:20,438"}};
+  int ranks[2][3] = {{0, 1, 2}, {2, 1, 0}};
+  for (int r = 0; r < 2; ++r)
+    for (int k = 0; k < 3; ++k)
+      log.push_back(StrFormat("2023-01-30 %s DEBUG TRAIN Batch 4/%d loss %.4f lr 0.00032 rank %d", stamps[r][k],
+                              1700 + 100 * r, 20.0 + k, ranks[r][k]));
+  ProgressReport p = ScanProgress(log);
+  EXPECT_EQ(p.step, 1800);
+  EXPECT_FALSE(p.total_steps.has_value());
+  // Timed by one rank: rank 0's records, 133.331 s for 100 batches.
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_NEAR(*p.step_time_s, 1.33331, 1e-6);
+  // A fixed total stays one.
+  std::vector<std::string> fixed = {"step 10/500 loss 2.0 time 0.5", "step 20/500 loss 1.9 time 0.5"};
+  EXPECT_EQ(ScanProgress(fixed).total_steps, 500);
+}
+
 }  // namespace
 }  // namespace schedmate
