@@ -53,7 +53,7 @@ int StepKeyRank(std::string_view k) {
     return 2;
   if (In(k, {"num updates", "updates", "update"})) return 3;
   if (In(k, {"batch", "batch idx", "batch id"})) return 4;
-  if (In(k, {"iters", "steps", "iterations"})) return 5;
+  if (In(k, {"iters", "steps", "iterations", "#"})) return 5;  // "#": a table's count column
   // "the current batch 2000", "global iter 15": a step noun qualified by
   // position words (never by evaluation or size words, nor a loss's:
   // Lightning's "train/loss_step" is the loss at this step).

@@ -70,6 +70,14 @@ void RowRun::Clear() {
 TableCells SplitCells(std::string_view line) {
   TableCells t;
   if (line.size() > 600) return t;
+  // A header written as a comment ("# step  rmse_val  rmse_trn"): the mark
+  // is no cell; columns keep their positions.
+  std::string uncommented;
+  if (line.size() > 2 && line[0] == '#' && line[1] == ' ') {
+    uncommented.assign(line);
+    uncommented[0] = ' ';
+    line = uncommented;
+  }
   // One pass first: most lines have neither two separators nor two gaps of blanks.
   int commas = 0, tabs = 0, pipes = 0, gaps = 0;
   for (size_t i = 0; i < line.size(); ++i) {
@@ -119,14 +127,17 @@ TableCells SplitCells(std::string_view line) {
   return t;
 }
 
+// Names of columns: words ("LOSS NER", up to three in an aligned table,
+// where two blanks part the columns), or "#" — the count column.
 bool IsHeaderRow(const TableCells& t) {
   if (t.cells.size() < 3 || t.cells.size() > 40) return false;
   for (const auto& c : t.cells) {
+    if (c == "#") continue;
     if (c.empty() || c.size() > 40 || !IsAlpha(c[0])) return false;
     for (char ch : c)
       if (!(IsAlnum(ch) || ch == '_' || ch == '/' || ch == '.' || ch == '-' || ch == ' ' || ch == '(' || ch == ')'))
         return false;
-    if (c.find(' ') != std::string::npos && t.separator == ' ') return false;
+    if (t.separator == ' ' && std::count(c.begin(), c.end(), ' ') > 2) return false;
   }
   return true;
 }

@@ -539,5 +539,22 @@ TEST(ProgressScan, ACounterWhoseTotalClimbsCountsTheSteps) {
   EXPECT_EQ(ScanProgress(fixed).total_steps, 500);
 }
 
+TEST(FieldScanner, HeadersWithACountColumnWordsAndACommentMark) {
+  // "#" counts the steps; a column named in two words.
+  std::vector<std::string> lines = {"E    #       LOSS EMBED  LOSS TAGGER  TAG_ACC  SCORE ",
+                                    "---  ------  ----------  -----------  -------  ------",
+                                    "  0     200       35.70      2163.45    83.16    0.83",
+                                    "  0     400       11.09      1182.04    88.91    0.89"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 400);
+  EXPECT_FALSE(r.loss.has_value());  // two component losses, no whole one
+  // A header written as a comment.
+  TableCells h = SplitCells("# step       loss_trn    lr      ");
+  EXPECT_TRUE(IsHeaderRow(h));
+  EXPECT_EQ(JoinHeader(h, SplitCells("1200         0.52        1e-05")), "step: 1200, loss_trn: 0.52, lr: 1e-05");
+  // Prose is no header.
+  EXPECT_FALSE(IsHeaderRow(SplitCells("Loading the model from disk  please wait  it takes a while")));
+}
+
 }  // namespace
 }  // namespace schedmate
