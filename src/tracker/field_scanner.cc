@@ -380,7 +380,8 @@ class Scanner {
     size_t j = i;
     while (j < s_.size() && IsAlpha(s_[j])) ++j;
     bool glued_before = i > 0 && (s_[i - 1] == '_' || IsDigit(s_[i - 1]));
-    bool glued_after = j < s_.size() && (s_[j] == '_' || IsDigit(s_[j]));
+    // A namespace ("validation/main/loss") is part of a key, not a word of the record.
+    bool glued_after = j < s_.size() && (s_[j] == '_' || IsDigit(s_[j]) || (s_[j] == '/' && j + 1 < s_.size() && IsAlpha(s_[j + 1])));
     std::string w;
     for (size_t k = i; k < j; ++k) w += Lower(s_[k]);
     if (!glued_before && !glued_after && out_->words.size() < 256) out_->words.push_back(w);

@@ -569,6 +569,13 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
     if (IsEvalWord(w)) out.is_eval = true;
     non_training = non_training || IsNonTrainingWord(w);
   }
+  // Keys in an evaluation namespace ("val/loss", "validation/main/loss")
+  // make an evaluation record unless it also prints training facts (a
+  // metrics table with a column for each).
+  bool eval_keys = std::any_of(scanned.fields.begin(), scanned.fields.end(), [](const ScannedField& f) {
+    return f.key.find('/') != std::string::npos && IsEvalPrefix(FirstWord(f.key));
+  });
+  if (eval_keys && !out.loss && !out.step_time_s && !out.throughput) out.is_eval = true;
   if (non_training && !out.loss) out.is_eval = true;  // not training progress either
   if (out.step || b.has_counter) out.epoch_as_step.reset();
   bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput || b.clock_s;

@@ -556,5 +556,19 @@ TEST(FieldScanner, HeadersWithACountColumnWordsAndACommentMark) {
   EXPECT_FALSE(IsHeaderRow(SplitCells("Loading the model from disk  please wait  it takes a while")));
 }
 
+TEST(ProgressLine, EvaluationColumnsBesideTrainingOnes) {
+  // A report row with a column per metric, validation ones among them.
+  std::vector<std::string> lines = {
+      "epoch       iteration   main/loss   main/acc    validation/main/loss  validation/main/acc  elapsed_time",
+      "2           812         1.4021      0.6120      1.5033                0.5901               301.7"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 812);
+  ASSERT_TRUE(r.loss);
+  EXPECT_DOUBLE_EQ(*r.loss, 1.4021);
+  // Only evaluation keys: an evaluation record.
+  EXPECT_FALSE(InterpretLine("step: 800, val/loss: 1.5, val/acc: 0.59").is_training);
+  EXPECT_FALSE(InterpretLine("Validation: 100%|██████████| 79/79 [00:01<00:00, 52.11it/s]").is_training);
+}
+
 }  // namespace
 }  // namespace schedmate
