@@ -1481,6 +1481,34 @@ std::optional<std::pair<std::string, Candidate>> DataHint(State& st) {
   return std::nullopt;
 }
 
+// A script named after the model family it trains: train_gpt3_175b_distributed.sh
+// → gpt3_175b, mujoco_sac.py → sac, dqn_train_eval_atari.py → dqn. Only a word
+// that is a lexicon family exactly (with a version number), and its size beside it.
+std::optional<std::string> ModelInScriptName(const std::string& path) {
+  std::string stem = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  stem = stem.substr(0, stem.rfind('.'));
+  if (stem == "__main__" || stem == "__init__") return std::nullopt;
+  std::vector<std::string> toks;
+  size_t start = 0;
+  for (size_t i = 0; i <= stem.size(); ++i)
+    if (i == stem.size() || stem[i] == '_' || stem[i] == '-' || stem[i] == '.') {
+      if (i > start) toks.push_back(stem.substr(start, i - start));
+      start = i + 1;
+    }
+  auto size_token = [](const std::string& t) {
+    std::string l = Lower(t);
+    if (l.size() < 2 || !std::isdigit(static_cast<unsigned char>(l[0])) || (l.back() != 'b' && l.back() != 'm')) return false;
+    return std::all_of(l.begin(), l.end() - 1, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == 'x' || c == '.'; });
+  };
+  for (size_t i = 0; i < toks.size(); ++i) {
+    std::string l = Lower(toks[i]);
+    if (l.size() < 3 || LexiconWordExact("name", l) != l) continue;
+    if (i + 1 < toks.size() && size_token(toks[i + 1])) return toks[i] + "_" + toks[i + 1];
+    return toks[i];
+  }
+  return std::nullopt;
+}
+
 WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) {
   const LaunchSpec& spec = l.spec;
   WorkloadMetadata md;
@@ -1505,6 +1533,20 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     return std::nullopt;
   };
   md.model_name = name("model_name", "no model name in the command, configs or code read");
+  if (!md.model_name) {
+    // Scripts are named after the model they train (train_gpt3_175b.sh, atari_ppo.py).
+    std::vector<std::string> scripts = st.wrappers;
+    scripts.push_back(entry);
+    for (const auto& s : scripts)
+      if (auto n = ModelInScriptName(s)) {
+        md.model_name = *n;
+        md.sources.push_back({"model_name", s, 0, "<script name>"});
+        md.unresolved.erase(std::remove_if(md.unresolved.begin(), md.unresolved.end(),
+                                           [](const auto& u) { return u.first == "model_name"; }),
+                            md.unresolved.end());
+        break;
+      }
+  }
   const Candidate* mock = Best(st, "mock_data", false);
   if (mock && IsTrue(mock->value) && mock->precedence >= kConfig) {
     md.dataset = "mock";

@@ -501,5 +501,23 @@ TEST(MetadataExtractor, FireFunctionDefinedBeforeItsCall) {
   EXPECT_EQ(md.training_iterations, 150000);
 }
 
+// A script named after the model family it trains names the model when
+// nothing else does (train_gpt3_175b.sh, mujoco_sac.py); a name in the code
+// still wins, and a script name without a known family names nothing.
+TEST(MetadataExtractor, ScriptNamedAfterTheModelItTrains) {
+  Repo r("scriptname");
+  r.File("pretrain.py", "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+                        "p.add_argument('--num-layers', type=int)\np.add_argument('--lr', type=float)\n");
+  r.File("examples/train_gpt3_175b_cluster.sh", "#!/bin/bash\npython pretrain.py --num-layers 96 --lr 6e-5\n");
+  r.File("control/walker_sac.py", "import torch\nlr = 3e-4\n");
+  r.File("control/walker_named.py", "import torch\nfrom transformers import AutoModel\n"
+                                    "model = AutoModel.from_pretrained('org/policy-net')\n");
+  r.File("control/train_walker.py", "import torch\nlr = 3e-4\n");
+  EXPECT_EQ(r.Extract("bash examples/train_gpt3_175b_cluster.sh").model_name, "gpt3_175b");
+  EXPECT_EQ(r.Extract("python control/walker_sac.py").model_name, "sac");
+  EXPECT_EQ(r.Extract("python control/walker_named.py").model_name, "org/policy-net");
+  EXPECT_FALSE(r.Extract("python control/train_walker.py").model_name.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
