@@ -78,7 +78,7 @@ bool IsTotalKey(std::string_view k) {
 
 // Seconds per step from a key such as "time" or "batch_cost".
 bool IsStepTimeKey(std::string_view k) {
-  return In(k, {"time", "dt", "seconds", "iter time", "step time", "batch time", "time per step",
+  return In(k, {"time", "timer", "dt", "seconds", "iter time", "step time", "batch time", "time per step",
                 "time per iteration", "elapsed time per iteration", "time/step",
                 "time/iter", "batch cost", "avg batch cost", "iteration time",
                 "train time per step", "seconds per step", "time per iter",
@@ -532,11 +532,36 @@ std::string NormalizeThroughputUnit(std::string_view unit) {
   return out;
 }
 
+namespace {
+
+// "Train loss 7 5.797815 Grad Norm 6.96": a whole number between a loss key
+// and a keyless fraction is the record's counter; the fraction is the loss.
+bool CounterBeforeValue(const std::vector<ScannedField>& fields, size_t i) {
+  const ScannedField& f = fields[i];
+  if (i + 1 >= fields.size() || !f.integer || f.total || !f.unit.empty() || f.parenthesised) return false;
+  const ScannedField& v = fields[i + 1];
+  if (!v.key.empty() || v.integer || !v.unit.empty() || v.parenthesised || v.total) return false;
+  return LossKeyRank(KeyOf(f.key)) >= 0;
+}
+
+}  // namespace
+
 ProgressLine InterpretScanned(const ScannedLine& scanned) {
   Builder b;
   b.out.timestamp_s = scanned.timestamp_s;
   b.out.timestamp_resolution_s = scanned.timestamp_resolution_s;
-  for (const auto& f : scanned.fields) b.Field(f);
+  for (size_t i = 0; i < scanned.fields.size(); ++i) {
+    if (!CounterBeforeValue(scanned.fields, i)) {
+      b.Field(scanned.fields[i]);
+      continue;
+    }
+    ScannedField counter = scanned.fields[i], value = scanned.fields[i + 1];
+    value.key = counter.key;
+    counter.key = "step";
+    b.Field(counter);
+    b.Field(value);
+    ++i;
+  }
   b.ReconcileTimeWithRate();
   ProgressLine& out = b.out;
   if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);

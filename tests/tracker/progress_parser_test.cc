@@ -570,5 +570,26 @@ TEST(ProgressLine, EvaluationColumnsBesideTrainingOnes) {
   EXPECT_FALSE(InterpretLine("Validation: 100%|██████████| 79/79 [00:01<00:00, 52.11it/s]").is_training);
 }
 
+TEST(ProgressLine, ATimerAndACounterBetweenKeyAndValue) {
+  // "Timer" times the step; its line opens a multi-line record.
+  std::vector<std::string> log;
+  for (int i = 0; i < 3; ++i) {
+    log.push_back(StrFormat("Timer: 0.67%d", i));
+    log.push_back(StrFormat("epoch:3 || iter:%d || Loss:4.93%d", 500 + 10 * i, i));
+    log.push_back("->> part conf loss:1.62 || part loc loss:1.26");
+  }
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 520);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_DOUBLE_EQ(*r.step_time_s, 0.672);
+  // The iteration printed between the key and its value.
+  ProgressLine p = InterpretLine("Train loss 12 5.797815 Grad Norm 6.959098 3.97s/it");
+  EXPECT_EQ(p.step, 12);
+  ASSERT_TRUE(p.loss);
+  EXPECT_DOUBLE_EQ(*p.loss, 5.797815);
+  EXPECT_EQ(InterpretLine("iter 5 loss 7 5.79").step, 5);  // a printed step key stays the step
+  EXPECT_FALSE(InterpretLine("step 5 lr 3 0.25").loss.has_value());  // only after a loss key
+}
+
 }  // namespace
 }  // namespace schedmate
