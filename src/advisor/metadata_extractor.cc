@@ -295,6 +295,12 @@ std::optional<std::string> ResolvePath(const State& st, const std::string& value
   if (value.empty() || value.size() > 400 || IsUnset(value)) return std::nullopt;
   std::string v = value;
   if (v.rfind("file://", 0) == 0) v = v.substr(7);
+  // mmengine's scoped path `mmdet::_base_/models/x.py` is `configs/_base_/models/x.py`
+  // of that package (installed from its configs/ directory).
+  if (size_t scope = v.find("::"); scope != std::string::npos && scope > 0 && v.find('/') > scope) {
+    if (auto p = ResolvePath(st, "configs/" + v.substr(scope + 2), near, configs_only)) return p;
+    v = v.substr(scope + 2);
+  }
   std::vector<std::string> bases = {st.cwd, "", near};
   std::vector<std::string> exts = {""};
   if (!IsConfigLike(v)) exts = {"", ".yaml", ".yml", ".json", ".gin", ".toml"};  // a bare word is never a .py module

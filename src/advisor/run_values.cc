@@ -129,6 +129,13 @@ std::optional<std::string> KnownDataInPath(const std::string& path) {
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why) {
   while (!v.empty() && (v.back() == '/' || v.back() == ' ' || v.back() == '"' || v.back() == '\'')) v.pop_back();
   while (!v.empty() && (v[0] == ' ' || v[0] == '"' || v[0] == '\'')) v.erase(0, 1);
+  // A list literal of one member (`default=['org/data']`) names it.
+  if (v.size() > 2 && v.front() == '[' && v.back() == ']' && v.find('[', 1) == std::string::npos &&
+      v.find(',') == std::string::npos) {
+    v = v.substr(1, v.size() - 2);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '"' || v.back() == '\'')) v.pop_back();
+    while (!v.empty() && (v[0] == ' ' || v[0] == '"' || v[0] == '\'')) v.erase(0, 1);
+  }
   std::string l = Lower(v);
   if (l.empty() || v[0] == '@' || v[0] == '%' || GenericName(l)) {
     *why = "'" + v + "' names no model or dataset";

@@ -519,5 +519,23 @@ TEST(MetadataExtractor, ScriptNamedAfterTheModelItTrains) {
   EXPECT_FALSE(r.Extract("python control/train_walker.py").model_name.has_value());
 }
 
+// mmengine's scoped base `pkg::_base_/x.py` is the package's configs/_base_/x.py;
+// an argparse default that is a one-member list names that member.
+TEST(MetadataExtractor, ScopedBaseConfigsAndOneMemberListDefaults) {
+  Repo r("scoped");
+  r.File("tools/train.py", "from mmengine.config import Config\nfrom mmengine.runner import Runner\n"
+                           "import argparse\np = argparse.ArgumentParser()\np.add_argument('config')\n"
+                           "cfg = Config.fromfile(p.parse_args().config)\nRunner.from_cfg(cfg).train()\n");
+  r.File("configs/_base_/schedules/schedule_1x.py", "train_cfg = dict(type='EpochBasedTrainLoop', max_epochs=12)\n");
+  r.File("configs/other/_base_/schedules/schedule_1x.py", "train_cfg = dict(type='EpochBasedTrainLoop', max_epochs=50)\n");
+  r.File("projects/x/configs/net_1x.py", "_base_ = ['mypkg::_base_/schedules/schedule_1x.py']\n"
+                                         "model = dict(type='Net')\n");
+  EXPECT_EQ(r.Extract("python tools/train.py projects/x/configs/net_1x.py").training_iterations, 12);
+  r.File("sft.py", "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+                   "p.add_argument('--data_path', nargs='*', default=['org/chat-pairs'])\n"
+                   "p.add_argument('--data_split', default='2,4,4')\n");
+  EXPECT_EQ(r.Extract("python sft.py").dataset, "org/chat-pairs");
+}
+
 }  // namespace
 }  // namespace schedmate
