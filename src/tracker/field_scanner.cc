@@ -379,7 +379,7 @@ class Scanner {
   size_t Word(size_t i) {
     size_t j = i;
     while (j < s_.size() && IsAlpha(s_[j])) ++j;
-    bool glued_before = i > 0 && (s_[i - 1] == '_' || IsDigit(s_[i - 1]));
+    bool glued_before = i > 0 && (s_[i - 1] == '_' || IsDigit(s_[i - 1]) || (s_[i - 1] == '/' && i > 1 && IsAlpha(s_[i - 2])));
     // A namespace ("validation/main/loss") is part of a key, not a word of the record.
     bool glued_after = j < s_.size() && (s_[j] == '_' || IsDigit(s_[j]) || (s_[j] == '/' && j + 1 < s_.size() && IsAlpha(s_[j + 1])));
     std::string w;

@@ -260,6 +260,15 @@ std::string KeyOf(std::string_view raw) {
   if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
     return std::string(k);
   std::string_view last = k.substr(slash + 1);
+  // Under a loss namespace the leaf names which loss: "loss/train/total" is
+  // the whole training loss, "loss/train/ce" one component of it.
+  std::string_view first = k.substr(0, k.find('/'));
+  if (first == "loss" || first == "losses") {
+    for (std::string_view part : SplitSlash(k))
+      if (IsEvalPrefix(part)) return "val loss";
+    if (In(last, {"total", "train", "training", "all", "overall", "sum", "loss"})) return "loss";
+    return std::string(last) + " loss";
+  }
   return std::string(last);
 }
 

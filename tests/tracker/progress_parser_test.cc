@@ -591,5 +591,23 @@ TEST(ProgressLine, ATimerAndACounterBetweenKeyAndValue) {
   EXPECT_FALSE(InterpretLine("step 5 lr 3 0.25").loss.has_value());  // only after a loss key
 }
 
+TEST(ProgressScan, ALossNamespaceAndAnEvaluationLeaf) {
+  // A multi-line record: the leaf under "loss/" names the loss, "time/val"
+  // is one clock of the record, not an evaluation record.
+  std::vector<std::string> log = {"[batch=3/20]:",
+                                  "         Train time/batch: 2",
+                                  "         Train memory/allocated_mem: 1.4586",
+                                  "         Train loss/train/total: 9.8765",
+                                  "         Train loss/train/ce: 9.1",
+                                  "         Train time/train: 0.0073",
+                                  "         Train time/val: 0.0000"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 3);
+  EXPECT_EQ(r.total_steps, 20);
+  ASSERT_TRUE(r.loss);
+  EXPECT_DOUBLE_EQ(*r.loss, 9.8765);
+  EXPECT_FALSE(InterpretLine("step 4 losses/val/total: 1.2 lr: 0.1").loss.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
