@@ -28,7 +28,7 @@ struct SimulateArgs {
   std::string unknown_vc = "drop";
   std::string policies;
   std::string estimator, placement, restart_overhead;
-  std::string backfill, backfill_estimate;
+  std::string backfill, backfill_estimate, backfill_overdue;
   int64_t seed = 1;
   bool json = false;
   std::string jobs_out, out_dir, progress = "auto";
@@ -81,6 +81,7 @@ Result<ExperimentConfig> BuildConfig(const SimulateArgs& a, const CLI::App& cmd)
     const bool queue_policy = p.name.rfind("tiresias", 0) != 0;  // Tiresias preempts: no queue to backfill
     if (given("--backfill") && queue_policy) p.backfill = a.backfill;
     if (given("--backfill-estimate") && queue_policy) p.backfill_estimate = a.backfill_estimate;
+    if (given("--backfill-overdue") && queue_policy) p.backfill_overdue = a.backfill_overdue;
   }
   return c;
 }
@@ -176,8 +177,13 @@ void AddSimulateCommand(CLI::App& app) {
                   "Queue discipline of fifo/sjf/qssf: strict (head-of-line blocking, default), easy, conservative")
       ->check(CLI::IsMember({"strict", "easy", "conservative"}));
   cmd->add_option("--backfill-estimate", args->backfill_estimate,
-                  "Durations the backfill planner uses: oracle (default), user-limit, advisor (the policy's estimator)")
-      ->check(CLI::IsMember({"oracle", "user-limit", "advisor"}));
+                  "Durations the backfill planner uses: oracle (default), user-limit, advisor (the policy's "
+                  "estimator), advisor-spread (widened by the spread of the history runs it came from)")
+      ->check(CLI::IsMember({"oracle", "user-limit", "advisor", "advisor-spread"}));
+  cmd->add_option("--backfill-overdue", args->backfill_overdue,
+                  "A running job past its planned end: slack (ends in 60 s, default) or age (runs as long again "
+                  "as it has run)")
+      ->check(CLI::IsMember({"slack", "age"}));
   cmd->add_option("--seed", args->seed, "Seed for synthetic traces and randomised estimators");
   cmd->add_flag("--json", args->json, "Print the summary as JSON (one object per policy)");
   cmd->add_option("--jobs-out", args->jobs_out, "Write the per-job CSV here (FILE.<policy>.csv for several policies)");

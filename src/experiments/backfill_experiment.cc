@@ -41,11 +41,12 @@ std::vector<std::pair<BackfillMode, std::optional<BackfillEstimate>>> Settings(c
   return out;
 }
 
-BackfillOptions OptionsFor(BackfillMode m, std::optional<BackfillEstimate> e, uint64_t seed) {
+BackfillOptions OptionsFor(BackfillMode m, std::optional<BackfillEstimate> e, uint64_t seed, OverdueRule overdue) {
   BackfillOptions o;
   o.mode = m;
   o.estimate = e.value_or(BackfillEstimate::kOracle);
   o.seed = seed;
+  o.overdue = overdue;
   return o;
 }
 
@@ -64,7 +65,7 @@ class Sweep {
 
   Status Lucid(BackfillMode m, std::optional<BackfillEstimate> e) {
     LucidExperimentConfig lc = *c_.lucid;
-    lc.lucid.backfill = OptionsFor(m, e, lc.seed);
+    lc.lucid.backfill = OptionsFor(m, e, lc.seed, c_.overdue);
     ProgressFn p = Labelled(progress_, SettingLabel(m, e));
     LucidProgress lp;
     if (p) lp = [p](const std::string& label, const SimProgress& s) { p(label, s); };
@@ -82,7 +83,7 @@ class Sweep {
 
   Status Queue(BackfillMode m, std::optional<BackfillEstimate> e) {
     StandaloneExperimentConfig sc = *c_.queue;
-    sc.backfill = OptionsFor(m, e, sc.seed);
+    sc.backfill = OptionsFor(m, e, sc.seed, c_.overdue);
     if (jobs_) {  // Lucid's jobs on Lucid's main cluster (its profiler nodes are Lucid's own)
       sc.nodes = main_nodes_;
       sc.trace_path = "the Lucid runs' jobs";
@@ -119,7 +120,7 @@ double Hours(double s) { return s / 3600.0; }
 Result<BackfillExperimentConfig> BackfillConfigFromJson(const Json& j, const std::string& w) {
   BackfillExperimentConfig c;
   if (!j.is_object()) return InvalidArgument(w + ": expected a JSON object");
-  RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "lucid", "standalone", "disciplines", "estimates"}, w));
+  RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "lucid", "standalone", "disciplines", "estimates", "overdue"}, w));
   if (j.contains("name")) {
     ASSIGN_OR_RETURN(c.name, GetString(j, "name", w));
   }
@@ -135,6 +136,12 @@ Result<BackfillExperimentConfig> BackfillConfigFromJson(const Json& j, const std
   if (!c.lucid && !c.queue) return InvalidArgument(w + ": give 'lucid', 'standalone' or both");
   RETURN_IF_ERROR(ParseList(j, "disciplines", w, &ParseBackfillMode, &c.disciplines));
   RETURN_IF_ERROR(ParseList(j, "estimates", w, &ParseBackfillEstimate, &c.estimates));
+  if (j.contains("overdue")) {
+    ASSIGN_OR_RETURN(std::string rule, GetString(j, "overdue", w));
+    auto parsed = ParseOverdueRule(rule);
+    if (!parsed.ok()) return InvalidArgument(w + ": field 'overdue': " + parsed.status().message());
+    c.overdue = *parsed;
+  }
   return c;
 }
 

@@ -32,6 +32,9 @@ struct BackfillExperimentConfig {
   std::vector<BackfillMode> disciplines = {BackfillMode::kStrict, BackfillMode::kEasy, BackfillMode::kConservative};
   std::vector<BackfillEstimate> estimates = {BackfillEstimate::kOracle, BackfillEstimate::kUserLimit,
                                              BackfillEstimate::kAdvisor};
+  // "overdue": what the planner assumes of a running job past its planned
+  // end, for every setting (policies/common/backfill.h).
+  OverdueRule overdue = OverdueRule::kSlack;
 };
 
 // `where` names the file in every error, with the field.

@@ -35,9 +35,14 @@ Status OptionalField(const Json& j, const char* key, const std::string& where, T
 // The optional "backfill" (strict | easy | conservative) and
 // "backfill_estimate" (oracle | user-limit | advisor) fields of `j`.
 inline Status BackfillFields(const Json& j, const std::string& where, BackfillOptions* b) {
-  std::string mode(BackfillModeName(b->mode)), source(BackfillEstimateName(b->estimate));
+  std::string mode(BackfillModeName(b->mode)), source(BackfillEstimateName(b->estimate)),
+      overdue(OverdueRuleName(b->overdue));
   RETURN_IF_ERROR(OptionalField(j, "backfill", where, &mode));
   RETURN_IF_ERROR(OptionalField(j, "backfill_estimate", where, &source));
+  RETURN_IF_ERROR(OptionalField(j, "backfill_overdue", where, &overdue));
+  auto o = ParseOverdueRule(overdue);
+  if (!o.ok()) return InvalidArgument(where + ": field 'backfill_overdue': " + o.status().message());
+  b->overdue = *o;
   auto m = ParseBackfillMode(mode);
   if (!m.ok()) return InvalidArgument(where + ": field 'backfill': " + m.status().message());
   auto e = ParseBackfillEstimate(source);

@@ -28,7 +28,8 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
   }
   if (!j.is_object()) return InvalidArgument(where + ": a policy must be a name or an object");
   RETURN_IF_ERROR(OnlyKnownFields(j, {"name", "placement", "estimator", "order", "restart_overhead", "period_s",
-                                      "starvation_knob", "thresholds_gpu_s", "seed", "backfill", "backfill_estimate"},
+                                      "starvation_knob", "thresholds_gpu_s", "seed", "backfill", "backfill_estimate",
+                                      "backfill_overdue"},
                                   where));
   ASSIGN_OR_RETURN(p.name, GetString(j, "name", where));
   ASSIGN_OR_RETURN(auto placement, GetOptString(j, "placement", where));
@@ -46,9 +47,12 @@ Result<PolicyConfig> PolicyFromJson(const Json& j, const std::string& where) {
   ASSIGN_OR_RETURN(auto backfill, GetOptString(j, "backfill", where));
   ASSIGN_OR_RETURN(auto backfill_estimate, GetOptString(j, "backfill_estimate", where));
   p.backfill = backfill.value_or("");
+  ASSIGN_OR_RETURN(auto backfill_overdue, GetOptString(j, "backfill_overdue", where));
   p.backfill_estimate = backfill_estimate.value_or("");
+  p.backfill_overdue = backfill_overdue.value_or("");
   if (!BackfillFromConfig(p).ok())
-    return InvalidArgument(where + ": backfill / backfill_estimate: " + BackfillFromConfig(p).status().message());
+    return InvalidArgument(where + ": backfill / backfill_estimate / backfill_overdue: " +
+                           BackfillFromConfig(p).status().message());
   if (j.contains("thresholds_gpu_s")) {
     const Json& t = j["thresholds_gpu_s"];
     if (!t.is_array()) return InvalidArgument(where + ": thresholds_gpu_s must be an array");
@@ -74,6 +78,7 @@ Json PolicyToJson(const PolicyConfig& p) {
   if (!p.thresholds_gpu_s.empty()) j["thresholds_gpu_s"] = p.thresholds_gpu_s;
   if (!p.backfill.empty()) j["backfill"] = p.backfill;
   if (!p.backfill_estimate.empty()) j["backfill_estimate"] = p.backfill_estimate;
+  if (!p.backfill_overdue.empty()) j["backfill_overdue"] = p.backfill_overdue;
   return j;
 }
 

@@ -162,7 +162,7 @@ Result<LucidExperimentConfig> LucidConfigFromJson(const Json& j, const std::stri
     std::string lw = w + ": lucid";
     RETURN_IF_ERROR(OnlyKnownFields(l, {"profile_time_limit_s", "profile_gpu_limit", "credit_profiled_progress",
                                         "profile_whole_node", "indolent_packing", "packing_min_jobs",
-                                        "evict_overhead_s", "retrain_period_s", "backfill", "backfill_estimate"},
+                                        "evict_overhead_s", "retrain_period_s", "backfill", "backfill_estimate", "backfill_overdue"},
                                     lw));
     RETURN_IF_ERROR(OptionalField(l, "profile_time_limit_s", lw, &c.lucid.profile_time_limit_s));
     RETURN_IF_ERROR(OptionalField(l, "profile_gpu_limit", lw, &c.lucid.profile_gpu_limit));

@@ -119,7 +119,7 @@ Status ParseLucid(const Json& l, const std::string& w, StandaloneExperimentConfi
 }
 
 Status ParsePolicies(const Json& s, const std::string& w, StandaloneExperimentConfig* c) {
-  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias", "backfill", "backfill_estimate", "runs", "lucid"}, w));
+  RETURN_IF_ERROR(OnlyKnownFields(s, {"fallback", "tiresias", "backfill", "backfill_estimate", "backfill_overdue", "runs", "lucid"}, w));
   if (s.contains("lucid")) RETURN_IF_ERROR(ParseLucid(s["lucid"], w + ": lucid", c));
   RETURN_IF_ERROR(OptionalField(s, "fallback", w, &c->fallback));
   RETURN_IF_ERROR(OptionalField(s, "tiresias", w, &c->tiresias));
@@ -206,6 +206,7 @@ std::vector<PolicyConfig> Baselines(const StandaloneExperimentConfig& c, const T
   for (PolicyConfig* p : {&fifo, &qssf, &oracle}) {
     p->backfill = BackfillModeName(c.backfill.mode);
     p->backfill_estimate = BackfillEstimateName(c.backfill.estimate);
+    p->backfill_overdue = OverdueRuleName(c.backfill.overdue);
   }
   std::vector<PolicyConfig> out;
   for (const PolicyConfig& p : {fifo, qssf, srtf, tiresias, oracle})

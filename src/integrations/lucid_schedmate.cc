@@ -68,6 +68,7 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
   if (est.method == DurationEstimate::Method::kHistory && est.duration_s) {
     HistoryFacts f;
     f.duration_s = *est.duration_s;
+    f.spread = est.spread.value_or(0.0);
     f.profile.sm_util = est.sm_util.value_or(0.5);
     f.profile.gmem_mib = est.mem_util.value_or(1.0) * kGpuMemoryMib;
     f.profile.avg_pair_speed = AveragePairSpeed(f.profile.sm_util);

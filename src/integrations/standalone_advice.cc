@@ -16,11 +16,11 @@ AdvisorDurationAdvice::AdvisorDurationAdvice(JobArtefactSource& artefacts, Histo
                                              LucidSchedmateOptions options)
     : semantic_(artefacts, store, AdvisorOnly(options)) {}
 
-std::optional<double> AdvisorDurationAdvice::AtSubmit(const SimJob& job, int64_t now) {
+std::optional<AdvisedDuration> AdvisorDurationAdvice::AtSubmit(const SimJob& job, int64_t now) {
   int64_t latency_s = 0;  // the standalone runner models no Advisor latency
   std::optional<HistoryFacts> facts = semantic_.AtSubmit(job, now, &latency_s);
   if (!facts) return std::nullopt;
-  return facts->duration_s;
+  return AdvisedDuration{facts->duration_s, facts->spread};
 }
 
 void AdvisorDurationAdvice::AtEnd(const SimJob& job, int64_t now) { semantic_.AtEnd(job, now); }

@@ -20,7 +20,7 @@ class AdvisorDurationAdvice final : public DurationAdvice {
   // Options other than the Advisor's (tracker, detection) are ignored.
   AdvisorDurationAdvice(JobArtefactSource& artefacts, HistoryStore& store, LucidSchedmateOptions options);
 
-  std::optional<double> AtSubmit(const SimJob& job, int64_t now) override;
+  std::optional<AdvisedDuration> AtSubmit(const SimJob& job, int64_t now) override;
   void AtEnd(const SimJob& job, int64_t now) override;
 
   const LucidSchedmateStats& stats() const { return semantic_.stats(); }

@@ -48,6 +48,11 @@ Result<BackfillOptions> BackfillFromConfig(const PolicyConfig& c) {
     if (!source.ok()) return InvalidArgument("backfill_estimate: " + source.status().message());
     b.estimate = *source;
   }
+  if (!c.backfill_overdue.empty()) {
+    auto rule = ParseOverdueRule(c.backfill_overdue);
+    if (!rule.ok()) return InvalidArgument("backfill_overdue: " + rule.status().message());
+    b.overdue = *rule;
+  }
   return b;
 }
 
@@ -94,7 +99,7 @@ Result<std::unique_ptr<Policy>> MakePolicy(const PolicyConfig& c) {
   if (c.name == "fifo") {
     // FIFO orders by no estimate; the planner's own-estimate source needs one.
     std::unique_ptr<DurationEstimator> est;
-    if (backfill.mode != BackfillMode::kStrict && backfill.estimate == BackfillEstimate::kAdvisor) {
+    if (backfill.mode != BackfillMode::kStrict && UsesPolicyEstimate(backfill.estimate)) {
       ASSIGN_OR_RETURN(est, MakeEstimator(c.estimator.empty() ? "history" : c.estimator, c.seed));
     }
     return std::unique_ptr<Policy>(new FifoPolicy(std::move(placer), std::move(est), backfill));

@@ -33,6 +33,7 @@ struct PolicyConfig {
   // then gets `estimator`, default history).
   std::string backfill;
   std::string backfill_estimate;
+  std::string backfill_overdue;  // "slack" (default) | "age": policies/common/backfill.h
 };
 
 // The backfill options of `config`; errors name the field.

@@ -87,7 +87,8 @@ TEST(StandaloneExperimentTest, AdviceMatchesOnlyRunsThatEndedBeforeTheSubmit) {
   EXPECT_FALSE(advice.AtSubmit(jobs[1], 2999).has_value());  // ended after this submit
   auto d = advice.AtSubmit(jobs[1], 10000);
   ASSERT_TRUE(d.has_value());
-  EXPECT_NEAR(*d, 3000, 1);
+  EXPECT_NEAR(d->duration_s, 3000, 1);
+  EXPECT_EQ(d->spread, 0.0);  // one matched run: no spread
   EXPECT_TRUE(advice.store_error().ok());
 }
 

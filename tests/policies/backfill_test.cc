@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -284,12 +285,14 @@ class HistoryOnly final : public LucidSemanticHooks {
  public:
   std::optional<HistoryFacts> AtSubmit(const SimJob& j, int64_t, int64_t* latency) override {
     *latency = 0;
-    return HistoryFacts{facts.at(j.spec->id), {0.3, 4000, 0.99}};
+    auto sp = spreads.find(j.spec->id);
+    return HistoryFacts{facts.at(j.spec->id), {0.3, 4000, 0.99}, sp == spreads.end() ? 0.0 : sp->second};
   }
   std::optional<int64_t> PackCheckAfter(const SimJob&, const SimJob&) override { return std::nullopt; }
   std::optional<double> PackSlowdown(const SimJob&, const SimJob&, int64_t, int64_t) override { return std::nullopt; }
   void AtEnd(const SimJob&, int64_t) override {}
   std::map<std::string, double> facts;
+  std::map<std::string, double> spreads;  // of the matched durations, per job id (default 0)
 };
 
 // Lucid with packing off (3 arrivals in the last half hour): run6 holds 6 of
@@ -313,6 +316,73 @@ TEST(BackfillLucid, TheMainQueueBackfillsWhilePackingIsOff) {
     EXPECT_EQ(r->jobs[2].first_start_s, mode == BackfillMode::kStrict ? 1000 : 20);
     EXPECT_EQ(p.stats().backfilled, mode == BackfillMode::kStrict ? 0 : 1);
   }
+}
+
+// Lucid's main queue plans with the Advisor's spread too: run6 holds 6 of 8
+// GPUs until 1000 s, head8 waits for a reservation there, and tail1 (1 GPU,
+// 100 s by history) backfills at 20 s unless its matches spread 20-fold
+// (then it would still hold a GPU at 1000 s and delay head8: it waits).
+TEST(BackfillLucid, AdvisorSpreadWidensLucidsHistoryEstimates) {
+  Trace t;
+  t.jobs = {Job("run6", 0, 6, 1000), Job("head8", 10, 8, 100), Job("tail1", 20, 1, 100)};
+  FlatModel model;
+  for (BackfillEstimate source : {BackfillEstimate::kAdvisor, BackfillEstimate::kAdvisorSpread}) {
+    HistoryOnly hooks;
+    hooks.facts = {{"run6", 1000}, {"head8", 10}, {"tail1", 100}};
+    hooks.spreads["tail1"] = 20;
+    LucidOptions o;
+    o.backfill.mode = BackfillMode::kEasy;
+    o.backfill.estimate = source;
+    LucidPolicy p(o, &model, &hooks);
+    auto r = Simulate(t, ClusterSpec{{{"main", 1}}, 8, "A100"}, p);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(r->jobs[1].first_start_s, 1000);
+    EXPECT_EQ(r->jobs[2].first_start_s, source == BackfillEstimate::kAdvisor ? 20 : 1100);  // after head8 (1000-1100)
+  }
+}
+
+// A running job past its planned end: "slack" expects it to end a minute
+// from now, "age" to run as long again as it has run.
+TEST(BackfillPlanner, OverdueJobsEndBySlackOrByAge) {
+  JobSpec spec = Job("late", 0, 4, 5000);
+  SimJob j;
+  j.spec = &spec;
+  j.gpus = 4;
+  j.phase = JobPhase::kRunning;
+  j.last_start_s = 0;
+  BackfillOptions o;
+  o.mode = BackfillMode::kEasy;
+  o.estimate = BackfillEstimate::kAdvisor;
+  EXPECT_EQ(PlannedEnd(j, o, 100, 50), 100);  // not overdue: its estimate
+  EXPECT_EQ(PlannedEnd(j, o, 100, 1000), 1060);
+  o.overdue = OverdueRule::kAge;
+  EXPECT_EQ(PlannedEnd(j, o, 100, 50), 100);
+  EXPECT_EQ(PlannedEnd(j, o, 100, 1000), 2000);
+  EXPECT_EQ(PlannedEnd(j, o, 20, 30), 90);  // at least the slack
+  ASSERT_TRUE(ParseOverdueRule("age").ok());
+  EXPECT_FALSE(ParseOverdueRule("later").ok());
+  EXPECT_NE(ParseOverdueRule("later").status().message().find("slack, age"), std::string::npos);
+}
+
+// advisor-spread plans with the estimate widened by its spread; an estimate
+// without one (or a bad one) is used as it is.
+TEST(BackfillPlanner, AdvisorSpreadWidensTheEstimate) {
+  BackfillOptions o;
+  o.estimate = BackfillEstimate::kAdvisorSpread;
+  BackfillEstimates e(o);
+  JobSpec a = Job("a", 0, 1, 10), b = Job("b", 0, 1, 10), c = Job("c", 0, 1, 10);
+  SimJob ja, jb, jc;
+  ja.spec = &a, ja.index = JobIndex(0);
+  jb.spec = &b, jb.index = JobIndex(1);
+  jc.spec = &c, jc.index = JobIndex(2);
+  e.AtSubmit(ja, 400, 0.5);
+  e.AtSubmit(jb, 400, 0);
+  e.AtSubmit(jc, 400, std::nan(""));
+  EXPECT_DOUBLE_EQ(e.Of(ja.index), 600);
+  EXPECT_DOUBLE_EQ(e.Of(jb.index), 400);
+  EXPECT_DOUBLE_EQ(e.Of(jc.index), 400);
+  ASSERT_TRUE(ParseBackfillEstimate("advisor-spread").ok());
+  EXPECT_EQ(BackfillEstimateName(BackfillEstimate::kAdvisorSpread), "advisor-spread");
 }
 
 TEST(UserLimitModel, NeverBelowTheDurationAndTheSameForTheSameJob) {

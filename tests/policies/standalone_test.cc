@@ -23,13 +23,16 @@ JobSpec Job(std::string id, int64_t submit, int32_t gpus, int64_t dur) {
 class FakeAdvice final : public DurationAdvice {
  public:
   explicit FakeAdvice(std::map<std::string, double> known) : known_(std::move(known)) {}
-  std::optional<double> AtSubmit(const SimJob& job, int64_t) override {
+  std::optional<AdvisedDuration> AtSubmit(const SimJob& job, int64_t) override {
     ++asked[job.spec->id];
     auto it = known_.find(job.spec->id);
-    return it == known_.end() ? std::nullopt : std::optional<double>(it->second);
+    if (it == known_.end()) return std::nullopt;
+    auto sp = spreads.find(job.spec->id);
+    return AdvisedDuration{it->second, sp == spreads.end() ? 0.0 : sp->second};
   }
   void AtEnd(const SimJob& job, int64_t) override { ++ended[job.spec->id]; }
   std::map<std::string, int> asked, ended;
+  std::map<std::string, double> spreads;  // relative spread per job id (default 0)
 
  private:
   std::map<std::string, double> known_;
@@ -46,11 +49,12 @@ class FakeFallback final : public DurationEstimator {
   std::map<std::string, double> e_;
 };
 
-std::unique_ptr<StandalonePolicy> Make(FakeAdvice* advice, std::map<std::string, double> fallback) {
+std::unique_ptr<StandalonePolicy> Make(FakeAdvice* advice, std::map<std::string, double> fallback,
+                                       BackfillOptions backfill = {}) {
   auto placer = MakePlacer("consolidate");
   EXPECT_TRUE(placer.ok());
   return std::make_unique<StandalonePolicy>(std::move(placer).value(), std::make_unique<FakeFallback>(std::move(fallback)),
-                                            advice);
+                                            advice, backfill);
 }
 
 // One 8-GPU node. Busy (0 s, 8 GPUs, 100 s) holds it; at 10 s X, Y, Z arrive.
@@ -103,6 +107,29 @@ TEST(StandaloneTest, AsksOnceAndRecordsOnlyFinalEndsAcrossFailures) {
   EXPECT_EQ(advice.asked["F"], 1);
   EXPECT_EQ(advice.ended["F"], 1);
   EXPECT_EQ(advice.ended["G"], 1);
+}
+
+// EASY on the Advisor's estimates, with and without their spread. One
+// 8-GPU node: "run" (4 GPUs, advised 1000 s) holds half of it; at 10 s the
+// head "wide" (8 GPUs, advised 50 s) waits for a reservation at 1000 s, and
+// "small" (4 GPUs, advised 400 s from runs that spread 2.0) fits before it
+// by its estimate (410 < 1000) but not once widened (10 + 1200 > 1000).
+TEST(StandaloneTest, BackfillOnTheAdvisorsSpreadKeepsTheHeadsReservation) {
+  Trace t;
+  t.jobs = {Job("run", 0, 4, 1000), Job("wide", 10, 8, 50), Job("small", 10, 4, 400)};
+  auto start_of_small = [&](BackfillEstimate source) {
+    FakeAdvice advice({{"run", 1000}, {"wide", 50}, {"small", 400}});
+    advice.spreads["small"] = 2.0;
+    BackfillOptions b;
+    b.mode = BackfillMode::kEasy;
+    b.estimate = source;
+    auto policy = Make(&advice, {}, b);
+    auto r = Simulate(t, ClusterSpec{{{"", 1}}, 8, "V100"}, *policy);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r->jobs[2].first_start_s : -1;
+  };
+  EXPECT_EQ(start_of_small(BackfillEstimate::kAdvisor), 10);        // backfilled
+  EXPECT_EQ(start_of_small(BackfillEstimate::kAdvisorSpread), 1050);  // after wide (1000-1050)
 }
 
 }  // namespace

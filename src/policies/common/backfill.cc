@@ -28,8 +28,18 @@ Result<BackfillEstimate> ParseBackfillEstimate(std::string_view name) {
   if (name == "oracle") return BackfillEstimate::kOracle;
   if (name == "user-limit") return BackfillEstimate::kUserLimit;
   if (name == "advisor") return BackfillEstimate::kAdvisor;
-  return InvalidArgument("unknown backfill estimate '" + std::string(name) + "' (oracle, user-limit, advisor)");
+  if (name == "advisor-spread") return BackfillEstimate::kAdvisorSpread;
+  return InvalidArgument("unknown backfill estimate '" + std::string(name) +
+                         "' (oracle, user-limit, advisor, advisor-spread)");
 }
+
+Result<OverdueRule> ParseOverdueRule(std::string_view name) {
+  if (name == "slack") return OverdueRule::kSlack;
+  if (name == "age") return OverdueRule::kAge;
+  return InvalidArgument("unknown overdue rule '" + std::string(name) + "' (slack, age)");
+}
+
+std::string_view OverdueRuleName(OverdueRule rule) { return rule == OverdueRule::kAge ? "age" : "slack"; }
 
 std::string_view BackfillModeName(BackfillMode mode) {
   switch (mode) {
@@ -45,6 +55,7 @@ std::string_view BackfillEstimateName(BackfillEstimate source) {
     case BackfillEstimate::kOracle: return "oracle";
     case BackfillEstimate::kUserLimit: return "user-limit";
     case BackfillEstimate::kAdvisor: return "advisor";
+    case BackfillEstimate::kAdvisorSpread: return "advisor-spread";
   }
   return "oracle";
 }
@@ -149,13 +160,16 @@ void BackfillPass::Reserve(int32_t gpus, int64_t duration_s) {
   reservations_.emplace_back(seen_ - 1, *at);
 }
 
-void BackfillEstimates::AtSubmit(const SimJob& job, double policy_estimate) {
+void BackfillEstimates::AtSubmit(const SimJob& job, double policy_estimate, double spread) {
   const size_t i = static_cast<size_t>(job.index.value);
   if (by_job_.size() <= i) by_job_.resize(i + 1, 0.0);
   switch (source_) {
     case BackfillEstimate::kOracle: by_job_[i] = static_cast<double>(job.spec->duration_s); break;
     case BackfillEstimate::kUserLimit: by_job_[i] = static_cast<double>(limits_.LimitFor(*job.spec)); break;
     case BackfillEstimate::kAdvisor: by_job_[i] = policy_estimate; break;
+    case BackfillEstimate::kAdvisorSpread:
+      by_job_[i] = policy_estimate * (1.0 + (spread > 0 && std::isfinite(spread) ? spread : 0.0));
+      break;
   }
 }
 
@@ -172,7 +186,10 @@ int64_t PlannedEnd(const SimJob& job, const BackfillOptions& options, double est
   const int64_t end = options.estimate == BackfillEstimate::kOracle
                           ? job.ExpectedEnd()
                           : EndOf(job.last_start_s, PlannedRun(job, options.estimate, estimate_s));
-  return end > now ? end : now + options.overdue_slack_s;
+  if (end > now) return end;
+  if (options.overdue == OverdueRule::kSlack) return now + options.overdue_slack_s;
+  const int64_t done = std::max<int64_t>(0, job.ExecutedSeconds(now) - job.overhead_s);
+  return now + std::max(options.overdue_slack_s, done);
 }
 
 }  // namespace schedmate

@@ -38,14 +38,35 @@ enum class BackfillEstimate {
   kOracle,     // the trace's duration (the job's true remaining work)
   kUserLimit,  // a user-style time limit (user_limit_model.h), >= the duration
   kAdvisor,    // the ordering policy's own estimate
+  // The policy's estimate widened by the spread of the history runs it came
+  // from: estimate × (1 + spread), spread = (longest − shortest) / mean of
+  // the matched durations (advisor/advisor.h); an estimate with no spread
+  // (a fallback) is used as it is.
+  kAdvisorSpread,
+};
+// What the planner assumes of a running job already past its planned end.
+enum class OverdueRule {
+  kSlack,  // it ends overdue_slack_s from now
+  // It runs as long again as it has run so far (at least overdue_slack_s):
+  // the median remaining life of a job whose lifetimes are heavy-tailed
+  // (Harchol-Balter & Downey 1997; Tsafrir et al. 2007 extend a violated
+  // prediction in steps for the same reason).
+  kAge,
 };
 
 // "strict" | "easy" | "conservative"; the error names the accepted values.
 Result<BackfillMode> ParseBackfillMode(std::string_view name);
-// "oracle" | "user-limit" | "advisor".
+// "oracle" | "user-limit" | "advisor" | "advisor-spread".
 Result<BackfillEstimate> ParseBackfillEstimate(std::string_view name);
+// "slack" | "age".
+Result<OverdueRule> ParseOverdueRule(std::string_view name);
 std::string_view BackfillModeName(BackfillMode mode);
 std::string_view BackfillEstimateName(BackfillEstimate source);
+std::string_view OverdueRuleName(OverdueRule rule);
+// Whether the planner's durations are the ordering policy's own estimates.
+inline bool UsesPolicyEstimate(BackfillEstimate source) {
+  return source == BackfillEstimate::kAdvisor || source == BackfillEstimate::kAdvisorSpread;
+}
 
 struct BackfillOptions {
   BackfillMode mode = BackfillMode::kStrict;
@@ -57,6 +78,7 @@ struct BackfillOptions {
   // extend a violated prediction; a short constant keeps reservations
   // pessimistic for the head rather than optimistic for backfill).
   int64_t overdue_slack_s = 60;
+  OverdueRule overdue = OverdueRule::kSlack;
   // Jobs looked at behind the first waiting one per pass (Slurm's
   // bf_max_job_test plays this role); later ones wait for the next pass.
   int32_t max_candidates = 100;
@@ -129,8 +151,10 @@ class BackfillPass {
 class BackfillEstimates {
  public:
   explicit BackfillEstimates(const BackfillOptions& options) : source_(options.estimate), limits_(options.seed) {}
-  // `policy_estimate`: the policy's estimate of `job` (used for kAdvisor).
-  void AtSubmit(const SimJob& job, double policy_estimate);
+  // `policy_estimate`: the policy's estimate of `job` (used for kAdvisor and
+  // kAdvisorSpread); `spread`: the relative spread of the runs it came from
+  // (kAdvisorSpread; 0 = none known).
+  void AtSubmit(const SimJob& job, double policy_estimate, double spread = 0);
   double Of(JobIndex job) const { return by_job_[static_cast<size_t>(job.value)]; }
 
  private:
@@ -145,7 +169,8 @@ class BackfillEstimates {
 int64_t PlannedRun(const SimJob& job, BackfillEstimate source, double estimate_s);
 // When a running job is assumed to free its GPUs: its true end for the
 // oracle (packing slowdown included), else its last start + PlannedRun; an
-// end already passed becomes now + options.overdue_slack_s.
+// end already passed becomes now + options.overdue_slack_s (kSlack), or now
+// + max(slack, the work it has done) (kAge).
 int64_t PlannedEnd(const SimJob& job, const BackfillOptions& options, double estimate_s, int64_t now);
 
 }  // namespace schedmate

@@ -10,8 +10,13 @@ void OrderedQueuePolicy::OnArrival(JobIndex job, const SimState& state) {
   }
   Key k = QueueKey(j, state);
   queues_[j.vc.value].emplace(k.first, k.second, job.value);
-  const bool wants_own = backfill_.mode != BackfillMode::kStrict && backfill_.estimate == BackfillEstimate::kAdvisor;
-  planning_.AtSubmit(j, wants_own ? PolicyEstimate(j, state) : std::numeric_limits<double>::quiet_NaN());
+  const bool wants_own = backfill_.mode != BackfillMode::kStrict && UsesPolicyEstimate(backfill_.estimate);
+  if (!wants_own) {
+    planning_.AtSubmit(j, std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  const double estimate = PolicyEstimate(j, state);
+  planning_.AtSubmit(j, estimate, PolicySpread(j));
 }
 
 double OrderedQueuePolicy::PolicyEstimate(const SimJob& job, const SimState& state) {

@@ -54,6 +54,9 @@ class OrderedQueuePolicy : public Policy {
   // kAdvisor source): by default what Estimate() answered for it while
   // keying, else the estimator's answer now, else NaN (no estimate).
   virtual double PolicyEstimate(const SimJob& job, const SimState& state);
+  // The relative spread of the history runs PolicyEstimate came from (the
+  // planner's kAdvisorSpread source); 0 when none is known.
+  virtual double PolicySpread(const SimJob& job) const { return 0; }
   // The estimator's answer for a newly submitted job. REQUIRES: an estimator.
   double Estimate(const SimJob& job, const SimState& state) {
     double e = estimator_->Estimate(*job.spec, state.Now());

@@ -47,6 +47,7 @@ void LucidPolicy::OnArrival(JobIndex job, const SimState& s) {
       st.from_history = true;
       st.profile = facts->profile;
       st.estimate_s = facts->duration_s;
+      st.spread = facts->spread;
       ++stats_.history_hits;
     }
     if (latency > 0) {
@@ -74,7 +75,7 @@ void LucidPolicy::EnterMainQueue(JobIndex j, const SimState& s) {
   st.priority = st.estimate_s * job.gpus;
   st.stage = Stage::kMainQueue;
   main_queue_[st.home.value].insert({st.priority, j.value});
-  planning_.AtSubmit(job, st.estimate_s);
+  planning_.AtSubmit(job, st.estimate_s, st.from_history ? st.spread : 0.0);
 }
 
 // A new (or advised) job goes to the profiler or straight to the main queue.

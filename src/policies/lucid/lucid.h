@@ -95,6 +95,7 @@ class LucidPolicy final : public Policy {
     JobProfile profile;
     int sharescore = 0;
     double estimate_s = 0, priority = 0;
+    double spread = 0;  // of the history runs estimate_s came from (0: none)
     bool from_history = false, no_pack = false;
     int64_t profile_start = -1;
     int64_t start_seq = -1;  // position in run order (main cluster)

@@ -37,6 +37,8 @@ class LucidWorkloadModel {
 struct HistoryFacts {
   double duration_s = 0;
   JobProfile profile;  // steady-state utilisation, memory, pairing from the matched runs
+  // (longest − shortest) / mean of the matched runs' durations; 0 unknown.
+  double spread = 0;
 };
 
 class LucidSemanticHooks {

@@ -16,11 +16,17 @@ double StandalonePolicy::PolicyEstimate(const SimJob& job, const SimState& state
 
 double StandalonePolicy::EstimateAtFirstSubmit(const SimJob& job, const SimState& state) {
   if (auto it = estimates_.find(job.index.value); it != estimates_.end()) return it->second;
-  std::optional<double> advised = advice_ ? advice_->AtSubmit(job, state.Now()) : std::nullopt;
+  std::optional<AdvisedDuration> advised = advice_ ? advice_->AtSubmit(job, state.Now()) : std::nullopt;
   ++(advised ? stats_.from_history : stats_.fallbacks);
-  double estimate = advised ? *advised : Estimate(job, state);
+  double estimate = advised ? advised->duration_s : Estimate(job, state);
   estimates_.emplace(job.index.value, estimate);
+  if (advised) spreads_.emplace(job.index.value, advised->spread);
   return estimate;
+}
+
+double StandalonePolicy::PolicySpread(const SimJob& job) const {
+  auto it = spreads_.find(job.index.value);
+  return it == spreads_.end() ? 0.0 : it->second;
 }
 
 void StandalonePolicy::OnEnd(JobIndex job, const SimState& state) {

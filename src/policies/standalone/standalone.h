@@ -18,14 +18,21 @@
 
 namespace schedmate {
 
+// An estimate from history: seconds, and the relative spread of the runs it
+// came from ((longest − shortest) / mean; 0 when unknown).
+struct AdvisedDuration {
+  double duration_s = 0;
+  double spread = 0;
+};
+
 // Where the standalone policy's estimates come from.
 class DurationAdvice {
  public:
   virtual ~DurationAdvice() = default;
-  // Seconds `job` is expected to run, from history as of `now` (its submit
+  // How long `job` is expected to run, from history as of `now` (its submit
   // time); nullopt = no usable match (the policy falls back). Must never
   // read the job's own duration.
-  virtual std::optional<double> AtSubmit(const SimJob& job, int64_t now) = 0;
+  virtual std::optional<AdvisedDuration> AtSubmit(const SimJob& job, int64_t now) = 0;
   // `job` ended for good at `now` (completed, or failed and nobody runs it
   // again): history may record it. Not called for a failed attempt that
   // will run again.
@@ -51,6 +58,7 @@ class StandalonePolicy final : public OrderedQueuePolicy {
   Key QueueKey(const SimJob& job, const SimState& state) override;
   // The estimate the job is ordered by (advice or fallback).
   double PolicyEstimate(const SimJob& job, const SimState& state) override;
+  double PolicySpread(const SimJob& job) const override;
 
  private:
   double EstimateAtFirstSubmit(const SimJob& job, const SimState& state);
@@ -59,6 +67,7 @@ class StandalonePolicy final : public OrderedQueuePolicy {
   // A job requeued after a failure keeps the estimate it got at its first
   // submit: the Advisor is asked once per job, as in a live deployment.
   std::unordered_map<int32_t, double> estimates_;
+  std::unordered_map<int32_t, double> spreads_;  // of the estimates that came from history
   StandaloneStats stats_;
 };
 
