@@ -179,6 +179,17 @@ TEST(ModelType, EvidenceIsWeighed) {
   part.model_name = "mutts";
   EXPECT_EQ(GuessModelType(part).type, "");
   EXPECT_EQ(LexiconWordIn("data", "[your imagenet-folder with train and val folders]"), "imagenet");
+  // Public families beyond the big ones: vocoders, codecs' GANs, EDM, video diffusion, recsys, RL agents.
+  for (auto [name, type] : std::vector<std::pair<const char*, const char*>>{
+           {"BigVGAN", "speech-synthesis"}, {"vocos", "speech-synthesis"}, {"edm2-img512-xs", "diffusion"},
+           {"ltxv_2b", "diffusion"}, {"MMoE", "recsys"}, {"swagan", "gan"}, {"informer", "other"}}) {
+    ModelTypeEvidence f;
+    f.model_name = name;
+    EXPECT_EQ(GuessModelType(f).type, type) << name;
+  }
+  ModelTypeEvidence lm1b;
+  lm1b.dataset = "lm1b";
+  EXPECT_EQ(GuessModelType(lm1b).type, "llm-pretrain");
   // One row per kind and word: a second row would silently never count.
   std::set<std::string> seen;
   std::istringstream rows{std::string(DefaultModelTypeLexicon())};
