@@ -1457,6 +1457,24 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   if (imported("jax") || imported("flax") || imported("optax")) return imported("torch") ? "pytorch" : "jax";
   if (imported("tensorflow") || imported("keras") || imported("tf_keras")) return imported("torch") ? "pytorch" : "tensorflow";
   if (imported("megatron")) return "megatron";
+  // The loop the repository's own library runs (its trainer class builds an
+  // Accelerator, or hands the model to the HF Trainer) is the run's loop too.
+  auto called_anywhere = [&](std::initializer_list<const char*> names) {
+    for (const auto& c : st.callees) {
+      std::string last = LastSegment(c);
+      if (st.bases.count(last)) continue;
+      for (const char* n : names)
+        if (last == n) return true;
+    }
+    return false;
+  };
+  if (imported("torch") || st.imports.count("torch")) {
+    if (called_anywhere({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "RewardTrainer", "TrainingArguments",
+                         "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig"}) &&
+        (st.imports.count("transformers") || st.imports.count("trl")))
+      return "transformers";
+    if (called_anywhere({"Accelerator"}) && st.imports.count("accelerate")) return "accelerate";
+  }
   if (imported("torch")) return "pytorch";
   if (imported("transformers")) return "transformers";
   return "";

@@ -537,5 +537,23 @@ TEST(MetadataExtractor, ScopedBaseConfigsAndOneMemberListDefaults) {
   EXPECT_EQ(r.Extract("python sft.py").dataset, "org/chat-pairs");
 }
 
+// The loop a repository's own library runs, deeper than the entry's direct
+// imports (a Trainer class that builds an Accelerator, or hands the model to
+// the HF Trainer), is the run's framework.
+TEST(MetadataExtractor, FrameworkOfTheLoopTheLibraryRuns) {
+  Repo r("deeploop");
+  r.File("train.py", "import torch\nfrom pkg.api import fit\n\nif __name__ == '__main__':\n    fit()\n");
+  r.File("pkg/__init__.py", "");
+  r.File("pkg/api.py", "from pkg.engine import Engine\n\ndef fit():\n    Engine().run()\n");
+  r.File("pkg/engine.py", "import torch\nfrom accelerate import Accelerator\n\nclass Engine:\n"
+                          "    def __init__(self):\n        self.accelerator = Accelerator()\n");
+  EXPECT_EQ(r.Extract("python train.py").framework, "accelerate");
+  r.File("pkg/engine.py", "import torch\nfrom transformers import Trainer\n\nclass Engine:\n"
+                          "    def run(self):\n        Trainer(model=None).train()\n");
+  EXPECT_EQ(r.Extract("python train.py").framework, "transformers");
+  r.File("pkg/engine.py", "import torch\n\nclass Engine:\n    def run(self):\n        pass\n");
+  EXPECT_EQ(r.Extract("python train.py").framework, "pytorch");
+}
+
 }  // namespace
 }  // namespace schedmate
