@@ -112,7 +112,8 @@ KeyField LearningRate(const Words& w) {
     return {"learning_rate", 2};
   // One part's rate (lr_encoder, learning_rate_weights, g_lr): the run's when nothing plainer is set.
   bool rate = (w.size() == 2 && HasAny(w, {"lr", "lrate"})) || (w.size() == 3 && Has(w, "learning") && Has(w, "rate"));
-  if (rate && HasAny(w, {"encoder", "decoder", "weights", "generator", "g", "model", "net", "network"}))
+  // An actor-critic agent's policy rate (actor_lr, pi_lr, actor_learning_rate) is the one reported.
+  if (rate && HasAny(w, {"encoder", "decoder", "weights", "generator", "g", "model", "net", "network", "actor", "pi"}))
     return {"learning_rate", 1};
   if (Is(w, {"base", "lr"}) || Is(w, {"base", "learning", "rate"})) return {"learning_rate", 3};
   if (w.size() == 2 && HasAny(w, {"max", "peak", "init", "initial", "train", "optimizer", "opt", "adam", "sgd"}) &&

@@ -1337,7 +1337,9 @@ std::string OtherPartsRate(const State& st, const Candidate& chosen) {
       "min", "max", "peak", "init", "initial", "final", "end", "mult", "multiplier", "factor", "scale", "ratio",
       "decay", "warmup", "gamma", "step", "steps", "bias", "biases", "base", "train", "policy", "scheduler",
       "sched", "schedule", "type", "drop", "noise", "patience", "milestones", "start", "stop", "target", "pow",
-      "power", "exp", "exponent", "mode", "steps", "epochs", "interval", "freq", "cycle"};
+      "power", "exp", "exponent", "mode", "steps", "epochs", "interval", "freq", "cycle",
+      // An actor-critic's value side and temperature train beside the policy, whose rate is the run's.
+      "critic", "vf", "value", "alpha", "q", "qf", "entropy", "temperature"};
   auto chosen_value = ToNumber(chosen.value);
   for (const auto& [k, c] : st.values) {
     if (k == chosen.key || c.precedence < chosen.precedence) continue;

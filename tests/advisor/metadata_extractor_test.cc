@@ -555,5 +555,19 @@ TEST(MetadataExtractor, FrameworkOfTheLoopTheLibraryRuns) {
   EXPECT_EQ(r.Extract("python train.py").framework, "pytorch");
 }
 
+// An actor-critic agent's rate is its policy's (actor_lr, actor_learning_rate);
+// the critic's and the temperature's train beside it.
+TEST(MetadataExtractor, ActorCriticRateIsThePolicys) {
+  Repo r("actorlr");
+  r.File("train.py", "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--actor-lr', type=float, default=1e-3)\n"
+                     "p.add_argument('--critic-lr', type=float, default=3e-3)\n"
+                     "p.add_argument('--alpha-lr', type=float, default=3e-4)\n");
+  EXPECT_EQ(r.Extract("python train.py").learning_rate, 1e-3);
+  r.File("agent.py", "import torch\n\ndef train_eval(root_dir, actor_learning_rate=3e-4, critic_learning_rate=1e-3):\n"
+                     "    pass\n\ndef main():\n    train_eval('/tmp')\n");
+  EXPECT_EQ(r.Extract("python agent.py").learning_rate, 3e-4);
+}
+
 }  // namespace
 }  // namespace schedmate
