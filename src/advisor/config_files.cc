@@ -263,7 +263,7 @@ Result<ConfigFile> ParseConfig(std::string_view text, std::string_view path) {
     }
     return out;
   }
-  if (EndsWith(path, ".json")) {
+  if (EndsWith(path, ".json") || EndsWith(path, ".jsonnet")) {  // Jsonnet is a superset: its plain-JSON files are read
     ASSIGN_OR_RETURN(Json j, ParseJson(text, where));
     WalkJson(j, "", text, &out, 0);
     return out;

@@ -283,7 +283,7 @@ std::string JoinPath(const std::string& dir, const std::string& rel_in) {
 
 bool IsConfigLike(const std::string& p) {
   return EndsWith(p, ".yaml") || EndsWith(p, ".yml") || EndsWith(p, ".json") || EndsWith(p, ".toml") ||
-         EndsWith(p, ".gin") || EndsWith(p, ".py");
+         EndsWith(p, ".jsonnet") || EndsWith(p, ".gin") || EndsWith(p, ".py");
 }
 
 // A path the run names, found in the snapshot: relative to where the command

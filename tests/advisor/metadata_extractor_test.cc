@@ -569,5 +569,16 @@ TEST(MetadataExtractor, ActorCriticRateIsThePolicys) {
   EXPECT_EQ(r.Extract("python agent.py").learning_rate, 3e-4);
 }
 
+// A Jsonnet config (plain JSON in form) given to an outside training CLI is read.
+TEST(MetadataExtractor, JsonnetConfigOfAnOutsideCli) {
+  Repo r("jsonnet");
+  r.File("exp/classifier.jsonnet", R"({"train_data_path": "data/reviews/train.tsv",
+ "model": {"type": "bag_classifier"}, "data_loader": {"batch_size": 8}, "trainer": {"num_epochs": 5}})");
+  WorkloadMetadata md = r.Extract("nlptool train exp/classifier.jsonnet --serialization-dir out");
+  EXPECT_EQ(md.batch_size, 8);
+  EXPECT_EQ(md.training_iterations, 5);
+  EXPECT_EQ(md.dataset, "reviews");
+}
+
 }  // namespace
 }  // namespace schedmate
