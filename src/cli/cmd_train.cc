@@ -69,6 +69,9 @@ void AddTrainCommand(CLI::App& app) {
   fm->add_option("--root-weight", f->root_weight, "Weight of the root-cause line among a log's lines")
       ->capture_default_str();
   fm->add_option("--min-weight", f->min_weight, "Weights smaller than this are not written")->capture_default_str();
+  fm->add_option("--min-logs", f->min_logs, "Drop class-model features seen in fewer training logs than this")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   fm->callback([f] { TrainFailureModel(*f); });
 }
 

@@ -181,6 +181,12 @@ std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const 
   if (!type.empty()) {
     f.push_back("exc");
     f.push_back("exc=" + type);
+    // "RuntimeError:" with nothing after it: the message is on the next lines.
+    std::string_view core_line = WithoutLogPrefixes(text);
+    size_t colon = core_line.find(':');
+    if (colon != std::string_view::npos &&
+        core_line.find_first_not_of(" \t\r", colon + 1) == std::string_view::npos)
+      f.push_back("exc-bare");
   }
   if (IsTracebackCodeLine(window, i)) f.push_back("tb-code");
   std::string_view core = WithoutLogPrefixes(text);

@@ -1,6 +1,8 @@
 #include "failure/failure_training.h"
 
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "core/str_format.h"
 #include "failure/evaluation.h"
@@ -32,6 +34,13 @@ Result<std::string> TrainFailureModels(const FailureTrainingOptions& a, std::FIL
     out += StrFormat("%s: %d logs trained on (%d validation logs left out)\n", d.c_str(), used, val);
   }
   if (klass.empty()) return InvalidArgument("no training logs");
+  if (a.min_logs > 1) {
+    std::map<std::string, int> logs_with;
+    for (const auto& ex : klass)
+      for (const auto& f : std::set<std::string>(ex.features.begin(), ex.features.end())) ++logs_with[f];
+    for (auto& ex : klass)
+      std::erase_if(ex.features, [&](const std::string& f) { return logs_with[f] < a.min_logs; });
+  }
   LinearModel::TrainOptions o;
   o.epochs = a.epochs;
   o.rate = a.rate;

@@ -18,6 +18,9 @@ struct FailureTrainingOptions {
   std::string out_dir = "data";
   int epochs = 30;
   double rate = 0.2, l2 = 1e-4, min_weight = 0.01, root_weight = 8;
+  // A class-model feature seen in fewer training logs than this is dropped:
+  // a word of one log only lets the model memorise that log.
+  int min_logs = 1;
 };
 
 // Trains, writes the three TSVs, and returns what the command prints; the

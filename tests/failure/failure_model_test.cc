@@ -138,6 +138,27 @@ TEST(FailureModel, ConceptsAreFeaturesOfBothModels) {
   EXPECT_NE(std::find(klass.begin(), klass.end(), "r:k=storage"), klass.end());
 }
 
+// A bare "RuntimeError:" says its message is on the next lines; a re-raise
+// in the DataLoader's parent is a wrapper, so the worker's own error below it
+// is the root cause (the embedded models, trained on the corpus).
+TEST(FailureModel, BareExceptionsAndWorkerReRaisesAreNotTheRoot) {
+  const SignatureBase& base = SignatureBase::Default();
+  LineWindow bare = {{0, "RuntimeError:"}, {1, "RuntimeError: the widget is broken"}};
+  WindowFacts facts(bare, base);
+  auto has = [](const std::vector<std::string>& v, const char* k) { return std::find(v.begin(), v.end(), k) != v.end(); };
+  EXPECT_TRUE(has(LineFeatures(bare, 0, base, facts), "exc-bare"));
+  EXPECT_FALSE(has(LineFeatures(bare, 1, base, facts), "exc-bare"));
+  LineWindow w = Window({"epoch 1 step 12 loss 0.9", "Traceback (most recent call last):",
+                         "  File \"train.py\", line 40, in <module>", "    for batch in loader:",
+                         "RuntimeError: Caught RuntimeError in DataLoader worker process 1.", "Original Traceback (most recent call last):",
+                         "  File \"/usr/lib/python3/site-packages/torch/utils/data/_utils/worker.py\", line 302, in _worker_loop",
+                         "    data = fetcher.fetch(index)",
+                         "RuntimeError: stack expects each tensor to be equal size, but got [3, 224, 224] at entry 0 and [3, 200, 224] at entry 5"});
+  RootCauseDetail d = DiagnoseWindowLearned(w, FailureModel::Default());
+  EXPECT_EQ(d.diagnosis.root_cause_line_index, 8) << d.diagnosis.root_cause_line.value_or("");
+  EXPECT_EQ(d.diagnosis.error_type, FailureDiagnosis::ErrorType::kUserScript);
+}
+
 TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
