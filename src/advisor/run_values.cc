@@ -201,7 +201,7 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
                                                  "images", "image", "labels", "annotations", "ann", "videos", "video",
                                                  "wavs", "wav", "audio", "clips", "tfrecord", "tfrecords", "dataset",
                                                  "records", "sub", "hr", "lr", "all", "tokenized", "text", "frames",
-                                                 "rawframes", "processed", "raw"};
+                                                 "rawframes", "processed", "raw", "manifest", "manifests"};
     std::vector<std::string> w = KeyWords(seg);
     return !w.empty() && std::all_of(w.begin(), w.end(), [](const std::string& x) { return kWords.count(x) > 0; });
   };

@@ -602,6 +602,11 @@ bool LooksLikeSideStep(const std::string& entry) {
   if (base.find("train") != std::string::npos || base.find("finetune") != std::string::npos ||
       base.find("fine_tune") != std::string::npos || base.find("pretrain") != std::string::npos)
     return false;
+  // A recipe's data stage (local/data.sh) and its decoding, averaging and scoring stages.
+  std::string stem = base.substr(0, base.find('.'));
+  if (stem == "data" || stem == "dataset" || stem == "features" || stem == "feats") return true;
+  for (const char* w : {"decode", "average", "avg_", "compute_", "score"})
+    if (base.find(w) != std::string::npos) return true;
   for (const char* w : {"download", "prepare", "preprocess", "prepro", "_prep", "prep_", "convert", "install", "eval", "test",
                         "export", "infer", "predict", "generate", "sample", "inspect", "merge", "tokeniz", "build_",
                         "make_", "extract", "split", "plot", "visual", "demo", "bench"})

@@ -75,6 +75,12 @@ TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
   ASSERT_TRUE(h.has_value());
   EXPECT_NE(h->line.find("--module pkg.train"), std::string::npos) << h->line;
   EXPECT_FALSE(FindShellLaunch("echo hello\nls\n", {}).has_value());
+  // A recipe's stages: the data, averaging and decoding stages are not the training launch.
+  auto stages = FindShellLaunch("stage=0\nif [ ${stage} -le 0 ]; then\n  bash ./local/data.sh\nfi\n"
+                                "if [ ${stage} -le 1 ]; then\n  ./local/train.sh conf/x.yaml\nfi\n"
+                                "avg.sh best exp/ckpt 10\n./local/decode.sh conf/x.yaml\n", {});
+  ASSERT_TRUE(stages.has_value());
+  EXPECT_NE(stages->line.find("local/train.sh"), std::string::npos) << stages->line;
   auto m = FindShellLaunch("nodes=4\nprocs=$((nodes * 8))\naccelerate launch --num_processes $procs \\\n"
                            "  --deepspeed_multinode_launcher standard train.py --lr 1 --save_step 2000\"\n", {});
   ASSERT_TRUE(m.has_value());
@@ -218,6 +224,8 @@ TEST(RunValues, NamesNumbersDevicesAndPrecision) {
   EXPECT_EQ(NameOf("vqa_train,vqa_val", true, &why), "vqa");
   EXPECT_EQ(NameOf("swift/self-cognition#1000", true, &why), "swift/self-cognition");
   EXPECT_FALSE(NameOf("DDP", false, &why).has_value());
+  EXPECT_FALSE(NameOf("data/manifest.train", true, &why).has_value());  // a split's file list names no data
+  EXPECT_EQ(NameOf("['org/chat-pairs']", true, &why), "org/chat-pairs");
   EXPECT_EQ(NameStrength("SRModel"), -2);
   EXPECT_EQ(ToCount("30e3"), 30000);
   EXPECT_FALSE(ToCount("1.5").has_value());
