@@ -1079,6 +1079,47 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
   }
 }
 
+// Named experiment sections: `--expid DCN_test` with a config directory
+// (`--config ./config/`, or config/ beside the entry) whose YAML file has a
+// top-level `DCN_test:` section — that section's settings are the run's.
+void ReadNamedSections(State& st, const LaunchSpec& spec, const std::string& entry) {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : spec.overrides) {
+    bool ident = v.size() >= 3 && v.size() <= 80 && std::isalpha(static_cast<unsigned char>(v[0])) &&
+                 std::all_of(v.begin(), v.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+    if (ident) names.push_back(v);
+  }
+  if (names.empty()) return;
+  std::vector<std::string> dirs;
+  for (const char* key : {"config", "config_dir", "cfg", "config_path", "configs"})
+    if (auto it = st.values.find(key); it != st.values.end() && !IsConfigLike(it->second.value))
+      for (const std::string& base : {DirOf(entry), st.cwd}) dirs.push_back(JoinPath(base, it->second.value));
+  for (const char* d : {"config", "configs"}) dirs.push_back(JoinPath(DirOf(entry), d));
+  std::set<std::string> seen;
+  for (const auto& d : dirs) {
+    if (d.empty() || !seen.insert(d).second) continue;
+    int files = 0;
+    for (auto f = st.files.lower_bound(d + "/"); f != st.files.end() && f->rfind(d + "/", 0) == 0 && files < 12; ++f) {
+      if (f->find('/', d.size() + 1) != std::string::npos || !(EndsWith(*f, ".yaml") || EndsWith(*f, ".yml"))) continue;
+      ++files;
+      auto r = FileReadTool(st.snap, *f, st.opt.max_file_bytes);  // a search for the section, not counted as reading
+      if (!r.ok()) continue;
+      for (const auto& name : names) {
+        if (r->text.find(name + ":") == std::string::npos) continue;
+        auto cfg = ParseConfig(r->text, *f);
+        if (!cfg.ok()) continue;
+        std::vector<const ConfigEntry*> section;
+        for (const auto& e : cfg->entries)
+          if (e.key.rfind(name + ".", 0) == 0) section.push_back(&e);
+        if (section.size() < 2) continue;
+        st.read.push_back(*f);
+        st.config_paths.push_back(*f);
+        for (const ConfigEntry* e : section) st.Set(e->key.substr(name.size() + 1), e->value, *f, e->line, kConfig);
+      }
+    }
+  }
+}
+
 // ml_collections: `configs/x.py:gpu8` is the file configs/x.py called with "gpu8".
 std::string StripConfigArg(const std::string& v) {
   size_t p = v.find(".py:");
@@ -1188,6 +1229,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     }
   }
   ReadRegistryEntries(st, spec);
+  if (!entry.empty()) ReadNamedSections(st, spec, entry);
   for (const auto& [k, v] : spec.overrides) {
     if (group_choices.count(k)) continue;
     if (v.size() > 2 && v.front() == '{' && v.back() == '}') {  // --hparams '{"learning_rate": 1e-4}'

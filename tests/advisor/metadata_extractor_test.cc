@@ -580,5 +580,25 @@ TEST(MetadataExtractor, JsonnetConfigOfAnOutsideCli) {
   EXPECT_EQ(md.dataset, "reviews");
 }
 
+// `--expid X` names a top-level section of a YAML file in the run's config
+// directory: that section's settings are the run's; other sections are not.
+TEST(MetadataExtractor, ExperimentIdNamesAConfigSection) {
+  Repo r("expid");
+  r.File("zoo/net/run_expid.py", "import argparse\nimport torch\nfrom lib.utils import load_config\n"
+                                 "p = argparse.ArgumentParser()\np.add_argument('--config', default='./config/')\n"
+                                 "p.add_argument('--expid', default='Net_default')\nargs = vars(p.parse_args())\n"
+                                 "params = load_config(args['config'], args['expid'])\n");
+  r.File("zoo/net/config/model_config.yaml", "Base:\n  num_workers: 3\n\n"
+                                             "Net_small:\n  model: CrossNet\n  dataset_id: tiny_clicks\n"
+                                             "  learning_rate: 1.0e-3\n  batch_size: 128\n  epochs: 2\n\n"
+                                             "Net_big:\n  model: CrossNet\n  batch_size: 4096\n  epochs: 50\n");
+  WorkloadMetadata md = r.Extract("python zoo/net/run_expid.py --expid Net_small --gpu 0");
+  EXPECT_EQ(md.batch_size, 128);
+  EXPECT_EQ(md.training_iterations, 2);
+  EXPECT_EQ(md.model_name, "CrossNet");
+  EXPECT_EQ(md.dataset, "tiny_clicks");
+  EXPECT_EQ(r.Extract("python zoo/net/run_expid.py --expid Net_big").batch_size, 4096);
+}
+
 }  // namespace
 }  // namespace schedmate
