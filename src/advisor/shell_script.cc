@@ -384,6 +384,7 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
   auto lines = SplitStatements(LogicalLines(script));
   int sourced = 0;
   std::map<size_t, size_t> skip_to;  // an else/elif of a taken if → its fi
+  std::map<std::string, std::string> copies;  // a Python file's copy → the file copied
   for (size_t idx = 0; idx < lines.size(); ++idx) {
     if (auto sk = skip_to.find(idx); sk != skip_to.end()) {
       idx = sk->second;
@@ -541,6 +542,28 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
       }
       continue;
     }
+    // `cp tool/train.py … ${exp_dir}` then `python ${exp_dir}/train.py`: the copy runs the repository's file.
+    if (expanded.rfind("cp ", 0) == 0 && expanded.find("&&") == std::string::npos) {
+      auto words = ShellSplit(expanded);
+      if (words.ok() && words->size() >= 3) {
+        std::vector<std::string> srcs;
+        for (size_t w = 1; w + 1 < words->size(); ++w)
+          if (!(*words)[w].empty() && (*words)[w][0] != '-') srcs.push_back((*words)[w]);
+        std::string dest = words->back();
+        while (dest.size() > 1 && dest.back() == '/') dest.pop_back();
+        for (const auto& src : srcs)
+          if (src.size() > 3 && src.compare(src.size() - 3, 3, ".py") == 0 && copies.size() < 64)
+            copies[dest + "/" + src.substr(src.rfind('/') == std::string::npos ? 0 : src.rfind('/') + 1)] = src;
+      }
+      continue;
+    }
+    for (const auto& [copy, src] : copies)
+      for (size_t at = expanded.find(copy); at != std::string::npos; at = expanded.find(copy, at + src.size())) {
+        bool whole = (at == 0 || expanded[at - 1] == ' ' || expanded[at - 1] == '=') &&
+                     (at + copy.size() == expanded.size() || expanded[at + copy.size()] == ' ');
+        if (!whole) break;
+        expanded.replace(at, copy.size(), src);
+      }
     auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);
     if (!spec.ok() && spec.status().message().find("unterminated quote") != std::string::npos) {
       // A stray quote pasted from a README (`--save_step 2000"`): read the line without it.

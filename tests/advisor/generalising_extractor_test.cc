@@ -81,6 +81,11 @@ TEST(ShellScript, VariablesArraysHeredocsAndSbatch) {
                                 "avg.sh best exp/ckpt 10\n./local/decode.sh conf/x.yaml\n", {});
   ASSERT_TRUE(stages.has_value());
   EXPECT_NE(stages->line.find("local/train.sh"), std::string::npos) << stages->line;
+  // A script copied into the experiment directory and run from there runs the repository's file.
+  auto copied = FindShellLaunch("exp_dir=exp/$1\nmkdir -p ${exp_dir}\ncp tool/train.sh tool/train.py cfg/a.yaml ${exp_dir}\n"
+                                "python -u ${exp_dir}/train.py --config=cfg/a.yaml\n", {{"run1"}, {}, "tool/train.sh", {}});
+  ASSERT_TRUE(copied.has_value());
+  EXPECT_NE(copied->line.find("python -u tool/train.py --config=cfg/a.yaml"), std::string::npos) << copied->line;
   auto m = FindShellLaunch("nodes=4\nprocs=$((nodes * 8))\naccelerate launch --num_processes $procs \\\n"
                            "  --deepspeed_multinode_launcher standard train.py --lr 1 --save_step 2000\"\n", {});
   ASSERT_TRUE(m.has_value());
