@@ -215,7 +215,9 @@ TEST_F(CliTest, DiagnosePrintsTheContractFieldsAndAPlan) {
                           "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
                           "W0330 api.py:897] Sending process 155026 closing signal SIGTERM\n");
   std::string audit = (dir_ / "audit.jsonl").string();
-  CmdResult r = Exec("diagnose " + log + " --json --node gpu-3 --job 17 --audit " + audit);
+  // Run in the test's folder: diagnose keeps its guard ledger in the working
+  // directory's history file by default.
+  CmdResult r = Exec("diagnose " + log + " --json --node gpu-3 --job 17 --audit " + audit, dir_.string());
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["error_type"], "infrastructure");
@@ -231,8 +233,8 @@ TEST_F(CliTest, DiagnosePrintsTheContractFieldsAndAPlan) {
   std::string first;
   ASSERT_TRUE(std::getline(in, first));
   EXPECT_EQ(nlohmann::json::parse(first)["job"], "17");
-  EXPECT_EQ(Exec("diagnose " + (dir_ / "absent.log").string()).code, 2);
-  CmdResult empty = Exec("diagnose " + Write("empty.log", "") + " --json");
+  EXPECT_EQ(Exec("diagnose " + (dir_ / "absent.log").string(), dir_.string()).code, 2);
+  CmdResult empty = Exec("diagnose " + Write("empty.log", "") + " --json", dir_.string());
   ASSERT_EQ(empty.code, 0) << empty.err;
   EXPECT_EQ(nlohmann::json::parse(empty.out)["error_type"], "unknown");
 }
