@@ -478,15 +478,21 @@ class Scanner {
   }
 
   // A date and clock under a stamp's name ("created_at: 2025-11-07
-  // 07:24:14.26", a CSV logger's column) stamps a record that has none.
+  // 07:24:14.26", a CSV logger's column), or ending the line ("… loss 5.3
+  // [2019-03-22 21:51:27]"), stamps a record that has none.
   void StampColumn(size_t start, size_t date_end, int64_t days) {
     if (out_->timestamp_s || date_end >= s_.size() || (s_[date_end] != ' ' && s_[date_end] != 'T')) return;
     ScannedField named;
     ExtractKey(s_.substr(prev_end_, start - prev_end_), &named);
-    if (named.key != "created at" && named.key != "timestamp" && named.key != "time" && named.key != "datetime")
-      return;
     double sec = 0, res = 1;
-    if (MatchClock(s_, date_end + 1, &sec, &res) == 0) return;
+    size_t clock = MatchClock(s_, date_end + 1, &sec, &res);
+    if (clock == 0) return;
+    size_t rest = date_end + 1 + clock;
+    while (rest < s_.size() && (s_[rest] == ']' || s_[rest] == ')' || s_[rest] == ' ' || s_[rest] == '\t')) ++rest;
+    bool ends_line = rest >= s_.size() && !out_->fields.empty();
+    if (!ends_line && named.key != "created at" && named.key != "timestamp" && named.key != "time" &&
+        named.key != "datetime")
+      return;
     out_->timestamp_s = static_cast<double>(days) * 86400.0 + sec;
     out_->timestamp_resolution_s = res;
   }

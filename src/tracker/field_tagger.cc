@@ -252,10 +252,17 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
     r.loss_p = s;
   }
   // The time: the field most probable for any time role, read as that role.
-  // A time per epoch ("0.69h/epoch") is no step's, whatever the key says.
+  // A time per epoch ("0.69h/epoch") is no step's, whatever the key says;
+  // an epoch number without a unit ("Ep 5 (Step 000600)") is no time at all.
+  auto epoch_count = [&](size_t i) {
+    const ScannedField& f = line.fields[i];
+    if (!f.integer || !f.unit.empty()) return false;
+    std::vector<std::string> hints = VocabularyHints(f);
+    return std::find(hints.begin(), hints.end(), "epoch") != hints.end();
+  };
   auto any_time = [&](size_t i) {
     const auto& q = p[i];
-    return PerEpochUnit(line.fields[i].unit) ? 0.0 : q[4] + q[5] + q[6] + q[7];
+    return PerEpochUnit(line.fields[i].unit) || epoch_count(i) ? 0.0 : q[4] + q[5] + q[6] + q[7];
   };
   if (auto [i, s] = best(any_time); i >= 0) {
     const ScannedField& f = line.fields[i];

@@ -149,6 +149,8 @@ std::vector<std::string_view> SplitSlash(std::string_view s) {
 int LossKeyRank(std::string_view k) {
   if (k == "loss") return 0;
   if (k == "closs") return 1;
+  // The whole loss named after the word "loss" ("loss_total 5.35" beside loss_a, loss_b).
+  if (In(k, {"loss total", "loss overall", "loss sum", "loss all"})) return 1;
   // Lightning: "train_loss_step" is the current value, "…_epoch" the mean.
   if (k == "loss step" ||
       (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k))))
@@ -256,6 +258,9 @@ bool IsKnownKey(std::string_view k) {
 // namespace is an evaluation one ("val/…").
 std::string KeyOf(std::string_view raw) {
   std::string_view k = StripLogPrefix(raw);
+  // A key written as a sentence: "loss is: [0.07]", "loss was 0.5".
+  for (std::string_view verb : {" is", " was", " are"})
+    if (k.size() > verb.size() && k.substr(k.size() - verb.size()) == verb) k.remove_suffix(verb.size());
   size_t slash = k.rfind('/');
   if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
     return std::string(k);
@@ -328,7 +333,7 @@ struct Builder {
     // A loss function's name alone ("logloss : 0.56") is as often an
     // evaluation metric; named the training one ("train-logloss") it is the loss.
     bool trained = In(FirstWord(f.key), {"train", "training", "tr"});
-    if (loss_key >= 0 && LastWord(k) != "loss" && !trained) loss_key = -1;
+    if (loss_key >= 0 && LastWord(k) != "loss" && !trained && FirstWord(k) != "loss") loss_key = -1;
     if (int r = loss_key; r >= 0) {
       components += r == 2;
       train_loss = train_loss || trained || k == "loss";  // "Loss: 0.4, Val Loss: 0.5"
@@ -599,10 +604,19 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
     out.total_steps.reset();
   }
   bool non_training = false;
+  int eval_words = 0;
   for (const auto& w : scanned.words) {
-    if (IsEvalWord(w)) out.is_eval = true;
+    if (IsEvalWord(w)) ++eval_words;
     non_training = non_training || IsNonTrainingWord(w);
   }
+  // A record with no step that prints the training loss ("Epoch: 3 | train
+  // loss: 0.32 | test accuracy: 0.91"): evaluation words that only begin keys
+  // name its columns, not the record.
+  int eval_columns = 0;
+  if (!out.step && b.train_loss && out.loss)
+    for (const auto& f : scanned.fields)
+      if (IsEvalWord(FirstWord(f.key))) ++eval_columns;
+  if (eval_words > eval_columns) out.is_eval = true;
   // Keys in an evaluation namespace ("val/loss", "validation/main/loss")
   // make an evaluation record unless it also prints training facts (a
   // metrics table with a column for each).

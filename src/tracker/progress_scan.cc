@@ -275,14 +275,18 @@ void ProgressScan::SwapClimbingTotals() {
 }
 
 ProgressReport ProgressScan::Finish() const {
-  bool fallback = entries_.empty() && !train_and_eval_.empty();
+  auto stepless = [](const std::vector<Entry>& es) {
+    return std::none_of(es.begin(), es.end(), [](const Entry& e) { return e.line.step.has_value(); });
+  };
+  bool fallback = stepless(entries_) && !train_and_eval_.empty();
   if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals()) return FinishNow();
   // The oldest rows are still pending, or positional steps wait for their
   // check: finish on a copy.
   ProgressScan rest = *this;
   rest.FlushRows();
-  if (rest.entries_.empty() && rest.TrainAndEvalIsProgress()) {
-    // No plain training record: the evaluation records that print the training loss are the run's.
+  if (stepless(rest.entries_) && rest.TrainAndEvalIsProgress()) {
+    // No plain training record with a step (an epoch summary at most): the
+    // evaluation records that print the training loss are the run's.
     rest.entries_.swap(rest.train_and_eval_);
     rest.Reanchor();
   }

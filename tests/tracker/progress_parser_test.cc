@@ -611,3 +611,63 @@ TEST(ProgressScan, ALossNamespaceAndAnEvaluationLeaf) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(ProgressScan, AnEpochNumberIsNeverTheTaggersTime) {
+  // "Ep N" beside the step climbs by 0 or 1 every 20 steps: no interval time.
+  std::vector<std::string> log = {"Ep 2 (Step 000080): Train loss 0.810, Val loss 0.905",
+                                  "Ep 2 (Step 000100): Train loss 0.774, Val loss 0.880",
+                                  "Ep 3 (Step 000120): Train loss 0.702, Val loss 0.861",
+                                  "Ep 3 (Step 000140): Train loss 0.655, Val loss 0.842"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 140);
+  EXPECT_FALSE(r.step_time_s.has_value());
+}
+
+TEST(ProgressLine, ALossWrittenAsASentenceAndALossTotal) {
+  ProgressLine p = InterpretLine("epoch: 1, batch_id: 40, loss is: [0.4125]");
+  EXPECT_EQ(p.step, 40);
+  ASSERT_TRUE(p.loss);
+  EXPECT_DOUBLE_EQ(*p.loss, 0.4125);
+  // The whole loss named "loss_total" beside its components.
+  ProgressLine q = InterpretLine("Iter: [300/900]  loss_a 0.25  loss_b 712.5  loss_total 3.75");
+  ASSERT_TRUE(q.loss);
+  EXPECT_DOUBLE_EQ(*q.loss, 3.75);
+}
+
+TEST(ProgressScan, AStampEndingTheLineTimesTheSteps) {
+  std::vector<std::string> log = {"  It: [100/500]  loss_total 2.50  [2024-01-05 10:00:00]",
+                                  "  It: [200/500]  loss_total 2.40  [2024-01-05 10:03:20]",
+                                  "  It: [300/500]  loss_total 2.30  [2024-01-05 10:06:40]"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 300);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 2.0, 1e-9);
+}
+
+TEST(ProgressScan, EvaluationColumnsOfAStepLessRecord) {
+  // No step, the training loss and a test column: a training record.
+  std::vector<std::string> log = {"Round:  1 | train loss: 0.8125 | test accuracy: 0.61",
+                                  "Round:  1 | train loss: 0.7250 | test accuracy: 0.66",
+                                  "Round:  1 | train loss: 0.6375 | test accuracy: 0.70"};
+  ProgressReport r = ScanProgress(log);
+  ASSERT_TRUE(r.loss);
+  EXPECT_DOUBLE_EQ(*r.loss, 0.6375);
+  // A test record is still one.
+  EXPECT_TRUE(InterpretLine("test accuracy: 0.70, test loss: 0.61").is_eval);
+  // Step records that print a validation loss beside the training one stay
+  // the run's records next to a step-less epoch summary.
+  std::vector<std::string> steps = {"Step: 30, Loss: 2.5, Val Loss: 2.7, Tokens/s: 900.5",
+                                    "Epoch 1 | Train Loss: 2.6 | Val Loss: 2.8 | Time: 10.50s",
+                                    "Step: 60, Loss: 2.25, Val Loss: 2.6, Tokens/s: 1100.25",
+                                    "Epoch 2 | Train Loss: 2.3 | Val Loss: 2.65 | Time: 8.25s"};
+  ProgressReport s = ScanProgress(steps);
+  EXPECT_EQ(s.step, 60);
+  ASSERT_TRUE(s.loss);
+  EXPECT_DOUBLE_EQ(*s.loss, 2.25);
+}
+
+}  // namespace
+}  // namespace schedmate
