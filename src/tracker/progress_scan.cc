@@ -240,6 +240,43 @@ void ProgressScan::DropLonePositionalSteps() {
   Reanchor();
 }
 
+namespace {
+bool FinishedLosslessBar(const ProgressLine& p, const ScannedLine& s) {
+  return s.has_bar && p.step && p.total_steps && *p.step == *p.total_steps && !p.loss;
+}
+}  // namespace
+
+bool ProgressScan::HasRepeatedFinishedBars() const {
+  for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+    const Entry& a = entries_[i];
+    const Entry& b = entries_[i + 1];
+    if (FinishedLosslessBar(a.line, a.scanned) && FinishedLosslessBar(b.line, b.scanned) &&
+        a.line.step == b.line.step)
+      return true;
+  }
+  return false;
+}
+
+void ProgressScan::DropRepeatedFinishedBars() {
+  std::vector<bool> drop(entries_.size(), false);
+  for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+    const Entry& a = entries_[i];
+    const Entry& b = entries_[i + 1];
+    if (FinishedLosslessBar(a.line, a.scanned) && FinishedLosslessBar(b.line, b.scanned) &&
+        a.line.step == b.line.step)
+      drop[i] = drop[i + 1] = true;
+  }
+  bool other = false;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    other = other || (!drop[i] && entries_[i].line.step && entries_[i].line.loss);
+  if (!other) return;
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(entries_[i]));
+  entries_.swap(kept);
+  Reanchor();
+}
+
 bool ProgressScan::ClimbingTotals(uint64_t layout) const {
   std::set<int64_t> steps, totals;
   std::optional<int64_t> newer_total;
@@ -279,7 +316,8 @@ ProgressReport ProgressScan::Finish() const {
     return std::none_of(es.begin(), es.end(), [](const Entry& e) { return e.line.step.has_value(); });
   };
   bool fallback = stepless(entries_) && !train_and_eval_.empty();
-  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals()) return FinishNow();
+  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals() && !HasRepeatedFinishedBars())
+    return FinishNow();
   // The oldest rows are still pending, or positional steps wait for their
   // check: finish on a copy.
   ProgressScan rest = *this;
@@ -292,6 +330,7 @@ ProgressReport ProgressScan::Finish() const {
   }
   rest.DropLonePositionalSteps();
   rest.SwapClimbingTotals();
+  rest.DropRepeatedFinishedBars();
   return rest.FinishNow();
 }
 

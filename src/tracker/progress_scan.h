@@ -102,6 +102,12 @@ class ProgressScan {
   // from the record of their layout before are tags, not steps: dropped.
   bool HasPositionalSteps() const;
   void DropLonePositionalSteps();
+  // Finished bars of one count printed back to back with no record between
+  // ("100%|██| 4784/4784 …" three times after the training records) are
+  // passes over the same data (inference), not training: dropped when a
+  // training record of another layout prints a step and a loss.
+  bool HasRepeatedFinishedBars() const;
+  void DropRepeatedFinishedBars();
   // Counters "a/b" whose b climbs from record to record of one layout while
   // a changes less often ("Batch 4/203700" … "Batch 4/203800": epoch and
   // batch) count b: it is the step, and no total is printed.

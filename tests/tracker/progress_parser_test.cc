@@ -671,3 +671,29 @@ TEST(ProgressScan, EvaluationColumnsOfAStepLessRecord) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(ProgressScan, FinishedBarsBackToBackAreNotTraining) {
+  std::vector<std::string> log = {
+      "Round 2 | Step 00140 | Loss 0.5120 | Time 0.8010 | Speed (samples/sec) 320.50",
+      "Round 2 | Step 00160 | Loss 0.4980 | Time 0.7990 | Speed (samples/sec) 321.25",
+      "Round time: 130.2",
+      "100%|##########| 2210/2210 [00:44<00:00, 50.20it/s]",
+      "100%|##########| 2210/2210 [00:51<00:00, 43.10it/s]",
+      "Accuracy 0.71"};
+  for (auto& l : log) {  // draw the bars as tqdm does
+    size_t at = l.find("##########");
+    if (at != std::string::npos) l.replace(at, 10, "\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588");
+  }
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 160);
+  EXPECT_FALSE(r.total_steps.has_value());
+  // Alone, finished bars are still read.
+  std::vector<std::string> bars(log.begin() + 3, log.begin() + 5);
+  EXPECT_EQ(ScanProgress(bars).step, 2210);
+}
+
+}  // namespace
+}  // namespace schedmate
