@@ -414,6 +414,18 @@ ProgressReport ProgressScan::FinishNow() const {
       r.step_time_s = per_step.front();
       r.steady_step_time_s = RobustMean(per_step);
       used.insert(lines.begin(), lines.end());
+    } else if (a.line.step && CoarseRate(*time_src)) {
+      // A rate printed as one digit 1 or 2 ("steps/sec: 0.1") may be off by half:
+      // the stamps of the anchor's layout time the steps when they can and
+      // agree with the print within its rounding.
+      std::vector<double> stamped = StampedStepTimes(a, &lines);
+      double printed = 1.0 / *time_src->line.step_time_s;
+      double half_digit = 0.5 * std::pow(10.0, std::floor(std::log10(printed))) * (1 + 1e-9);
+      if (!stamped.empty() && stamped.front() > 0 && std::fabs(1.0 / stamped.front() - printed) <= half_digit) {
+        r.step_time_s = stamped.front();
+        r.steady_step_time_s = RobustMean(stamped);
+        used.insert(lines.begin(), lines.end());
+      }
     }
   } else if (a.line.step) {
     // No printed step time: derive it from timestamps of the anchor's layout.
@@ -522,6 +534,19 @@ int SharedTags(const ScannedLine& a, int64_t step, const ScannedLine& b) {
 }
 
 }  // namespace
+
+bool ProgressScan::CoarseRate(const Entry& e) {
+  if (!e.line.step_time_s || *e.line.step_time_s <= 0) return false;
+  double t = *e.line.step_time_s;
+  for (const ScannedField& f : e.scanned.fields) {
+    if (f.value <= 0 || std::fabs(1.0 / f.value - t) > 1e-9 * t) continue;
+    double m = f.value / std::pow(10.0, std::floor(std::log10(f.value)));
+    // One significant digit, 1 or 2: off by up to a half or a quarter
+    // ("ups=0.04" is within an eighth, read as printed).
+    return std::fabs(m - std::round(m)) < 1e-9 && std::round(m) <= 2;
+  }
+  return false;
+}
 
 std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {
   // One entry per step; of a step printed by several ranks or handlers, the

@@ -107,6 +107,8 @@ class ProgressScan {
   // passes over the same data (inference), not training: dropped when a
   // training record of another layout prints a step and a loss.
   bool HasRepeatedFinishedBars() const;
+  // The step time of `e` is 1/x of a rate printed as one significant digit, 1 or 2.
+  static bool CoarseRate(const Entry& e);
   void DropRepeatedFinishedBars();
   // Counters "a/b" whose b climbs from record to record of one layout while
   // a changes less often ("Batch 4/203700" … "Batch 4/203800": epoch and

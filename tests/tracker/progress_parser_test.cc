@@ -697,3 +697,39 @@ TEST(ProgressScan, FinishedBarsBackToBackAreNotTraining) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(ProgressScan, ARateOfOneDigitDefersToTheStamps) {
+  // 0.1 steps/s is anything from 0.05 to 0.15: the stamps time 10 steps in 150 s.
+  std::vector<std::string> log = {
+      "I0301 10:00:00.000000 1234 loop.py:80] train | step:    50 | steps/sec:    0.1 | loss: 0.61",
+      "I0301 10:02:30.000000 1234 loop.py:80] train | step:    60 | steps/sec:    0.1 | loss: 0.58",
+      "I0301 10:05:00.000000 1234 loop.py:80] train | step:    70 | steps/sec:    0.1 | loss: 0.55"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 70);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 15.0, 1e-6);
+  // Printed to more digits the rate stands.
+  std::vector<std::string> fine = log;
+  for (auto& l : fine) l.replace(l.find("0.1 |"), 3, "0.032");
+  ProgressReport p = ScanProgress(fine);
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_NEAR(*p.step_time_s, 31.25, 1e-6);
+  // A one-digit rate above 2 is close enough to stand.
+  std::vector<std::string> four = log;
+  for (auto& l : four) l.replace(l.find("0.1 |"), 3, "0.07");
+  ProgressReport f = ScanProgress(four);
+  ASSERT_TRUE(f.step_time_s);
+  EXPECT_NEAR(*f.step_time_s, 1 / 0.07, 1e-6);
+  // Stamps that disagree with the print beyond its rounding are not the steps' clock.
+  std::vector<std::string> off = log;
+  for (auto& l : off) l.replace(l.find("0.1 |"), 3, "0.2");
+  ProgressReport q = ScanProgress(off);
+  ASSERT_TRUE(q.step_time_s);
+  EXPECT_NEAR(*q.step_time_s, 5.0, 1e-6);
+}
+
+}  // namespace
+}  // namespace schedmate
