@@ -247,7 +247,13 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
     r.step_field = i;
     if (line.fields[i].total && *line.fields[i].total > 0) r.total_steps = static_cast<int64_t>(*line.fields[i].total);
   }
-  if (auto [i, s] = best(role(FieldRole::kLoss)); i >= 0) {
+  // A value printed with a time or a rate ("cost 14.33 s", "12 it/s") is no loss.
+  auto loss_score = [&](size_t i) {
+    const std::string& u = line.fields[i].unit;
+    bool timed = !u.empty() && (SecondsPerUnit(TimePart(u)) > 0 || u.find('/') != std::string::npos);
+    return timed ? 0.0 : p[i][static_cast<int>(FieldRole::kLoss)];
+  };
+  if (auto [i, s] = best(loss_score); i >= 0) {
     r.loss = line.fields[i].value;
     r.loss_p = s;
   }

@@ -733,3 +733,18 @@ TEST(ProgressScan, ARateOfOneDigitDefersToTheStamps) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(ProgressScan, ATimedValueIsNeverTheTaggersLoss) {
+  // "cost 9.53 s" is the epoch's duration, not a loss.
+  std::vector<std::string> log = {"2024-05-02 10:00:00,100\tmodel\tINFO\t====> Epoch: 120, cost 9.52 s",
+                                  "2024-05-02 10:00:09,620\tmodel\tINFO\t====> Epoch: 121, cost 9.50 s",
+                                  "2024-05-02 10:00:19,150\tmodel\tINFO\t====> Epoch: 122, cost 9.53 s"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_FALSE(r.loss.has_value());
+}
+
+}  // namespace
+}  // namespace schedmate
