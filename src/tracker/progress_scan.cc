@@ -269,7 +269,23 @@ void ProgressScan::DropRepeatedFinishedBars() {
   bool other = false;
   for (size_t i = 0; i < entries_.size(); ++i)
     other = other || (!drop[i] && entries_[i].line.step && entries_[i].line.loss);
-  if (!other) return;
+  if (!other) {
+    // Only bars count the steps: of pairs (not longer runs) that recur
+    // between records, the older bar is the training pass, the newer its
+    // evaluation pass (a train loader's bar, then the eval loader's, every
+    // epoch). One pair alone may be two epochs of training.
+    std::fill(drop.begin(), drop.end(), false);
+    for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+      auto same = [&](size_t x, size_t y) {
+        return FinishedLosslessBar(entries_[x].line, entries_[x].scanned) &&
+               FinishedLosslessBar(entries_[y].line, entries_[y].scanned) &&
+               entries_[x].line.step == entries_[y].line.step;
+      };
+      bool pair = same(i, i + 1) && !(i > 0 && same(i - 1, i)) && !(i + 2 < entries_.size() && same(i + 1, i + 2));
+      if (pair) drop[i] = true;
+    }
+    if (std::count(drop.begin(), drop.end(), true) < 2) return;
+  }
   std::vector<Entry> kept;
   for (size_t i = 0; i < entries_.size(); ++i)
     if (!drop[i]) kept.push_back(std::move(entries_[i]));

@@ -748,3 +748,22 @@ TEST(ProgressScan, ATimedValueIsNeverTheTaggersLoss) {
 
 }  // namespace
 }  // namespace schedmate
+
+namespace schedmate {
+namespace {
+
+TEST(ProgressScan, OfTwoFinishedBarsTheOlderIsTraining) {
+  // Every epoch: the train loader's bar, the eval loader's bar, a summary.
+  std::string bar = "100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 9/9 ";
+  std::vector<std::string> log = {bar + "[00:01<00:00,  8.00it/s]", bar + "[00:00<00:00, 20.00it/s]",
+                                  "Epoch 3 | train loss 0.51 | eval loss 0.55 | train ppl 1.67",
+                                  bar + "[00:01<00:00,  8.00it/s]", bar + "[00:00<00:00, 20.00it/s]",
+                                  "Epoch 4 | train loss 0.47 | eval loss 0.53 | train ppl 1.61"};
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 9);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 0.125, 1e-9);
+}
+
+}  // namespace
+}  // namespace schedmate
