@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "core/text_lines.h"
+
 namespace schedmate {
 namespace {
 
@@ -17,13 +19,7 @@ struct Entry {
 const std::vector<Entry>& Lexicon() {
   static const std::vector<Entry> lexicon = [] {
     std::vector<Entry> out;
-    std::string_view text = DefaultModelTypeLexicon();
-    size_t pos = 0;
-    while (pos < text.size()) {
-      size_t nl = text.find('\n', pos);
-      std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-      pos = nl == std::string_view::npos ? text.size() : nl + 1;
-      if (line.empty() || line[0] == '#') continue;
+    ForEachDataLine(DefaultModelTypeLexicon(), [&](std::string_view line) {
       std::vector<std::string> cols;
       size_t s = 0;
       while (s <= line.size()) {
@@ -33,7 +29,7 @@ const std::vector<Entry>& Lexicon() {
         s = t + 1;
       }
       if (cols.size() == 4) out.push_back({cols[0], cols[1], cols[2], std::atof(cols[3].c_str())});
-    }
+    });
     return out;
   }();
   return lexicon;

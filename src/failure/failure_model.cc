@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/file_io.h"
+#include "core/text_lines.h"
 
 namespace schedmate {
 
@@ -38,17 +39,11 @@ std::vector<std::string> WordsOf(std::string_view s, size_t cap) {
 const std::vector<std::pair<std::string, std::string>>& Concepts() {
   static const auto* rows = [] {
     auto* out = new std::vector<std::pair<std::string, std::string>>;
-    std::string_view tsv = DefaultFailureConcepts();
-    size_t pos = 0;
-    while (pos < tsv.size()) {
-      size_t nl = tsv.find('\n', pos);
-      std::string_view line = tsv.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-      pos = nl == std::string_view::npos ? tsv.size() : nl + 1;
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ForEachDataLine(DefaultFailureConcepts(), [&](std::string_view line) {
       size_t tab = line.find('\t');
-      if (line.empty() || line[0] == '#' || tab == std::string_view::npos || tab + 1 == line.size()) continue;
+      if (tab == std::string_view::npos || tab == 0 || tab + 1 == line.size()) return;
       out->emplace_back(std::string(line.substr(0, tab)), ToLower(line.substr(tab + 1)));
-    }
+    });
     return out;
   }();
   return *rows;
