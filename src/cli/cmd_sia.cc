@@ -24,6 +24,7 @@ struct SiaArgs {
   int max_files = 0;
   int64_t seed = -1;  // -1: the config's schedmate.world_seed
   bool file_per_seed = false;
+  bool prefer_current = false;
   bool json = false;
 };
 
@@ -38,6 +39,7 @@ Status ApplyFlags(const SiaArgs& a, SiaExperimentConfig& c) {
   }
   if (!a.history.empty()) c.history = a.history;
   if (a.seed >= 0) c.mapping.seed = static_cast<uint64_t>(a.seed);
+  if (a.prefer_current) c.params.prefer_current = true;
   return Status::Ok();
 }
 
@@ -103,6 +105,9 @@ void AddSiaCommand(CLI::App& app) {
   cmd->add_option("--progress", a->progress, "per-file progress on stderr with --json: auto | on | off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  cmd->add_flag("--prefer-current", a->prefer_current,
+                "Among allocations of equal rounded utility keep each job's current one (sia.prefer_current; "
+                "off by default, see docs/sia.md)");
   cmd->add_flag("--json", a->json, "Print the results (per file and the mean ± std) as one JSON object");
   cmd->callback([a] { RunSiaCommand(*a); });
 }

@@ -53,6 +53,10 @@ Status ReadSiaSection(const Json& s, const std::string& where, SiaExperimentConf
   if (s.contains("lambda_n")) {
     ASSIGN_OR_RETURN(c.params.lambda_n, GetNumber(s, "lambda_n", w));
   }
+  if (s.contains("prefer_current")) {
+    if (!s["prefer_current"].is_boolean()) return InvalidArgument(w + ".prefer_current must be true or false");
+    c.params.prefer_current = s["prefer_current"].get<bool>();
+  }
   if (s.contains("solver_time_limit_s")) {
     ASSIGN_OR_RETURN(c.params.milp.time_limit_s, GetNumber(s, "solver_time_limit_s", w));
   }

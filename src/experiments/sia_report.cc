@@ -228,6 +228,7 @@ Json SiaComparisonToJson(const SiaExperimentConfig& config, const SiaComparison&
               {"bootstrap", BootstrapName(config.options.bootstrap)},
               {"profile_s_per_type", config.options.profile_s_per_type},
               {"solver_time_limit_s", config.params.milp.time_limit_s},
+              {"prefer_current", config.params.prefer_current},
               {"runs", RunsName(config.runs)},
               {"history", config.history},
               {"world_seed", config.mapping.seed}};

@@ -114,6 +114,48 @@ TEST(SiaScenarioTest, DecisionsNeverExceedCapacity) {
   EXPECT_LT(allocated, 40);  // more jobs than GPUs: some wait
 }
 
+// Solves with CBC and keeps the last problem it was given.
+class CapturingSolver : public MilpSolver {
+ public:
+  Result<MilpSolution> Solve(const MilpProblem& p, const MilpOptions& o) override {
+    last = p;
+    return cbc.Solve(p, o);
+  }
+  CbcSolver cbc;
+  MilpProblem last;
+};
+
+// Whether some option of the first job's row costs exactly half a rounding
+// step less than an option of the second's (rows 0 and 1: one per job).
+bool HalfStepApart(const MilpProblem& p) {
+  for (int a : p.rows[0].cols)
+    for (int b : p.rows[1].cols)
+      if (std::abs(p.objective[a] - (p.objective[b] - 0.005)) < 1e-9) return true;
+  return false;
+}
+
+// Two identical jobs tie on every option; A already runs. With
+// prefer_current, A's current option costs half a rounding step less than the
+// same option of B (minimising G^p), so the solver keeps A rather than
+// suspending it for its twin; without it the two are exact equals.
+TEST(SiaScenarioTest, PreferCurrentBreaksTiesForTheCurrentAllocation) {
+  for (bool prefer : {false, true}) {
+    CapturingSolver solver;
+    SiaParams params;
+    params.prefer_current = prefer;
+    SiaPolicy policy(TwoTypes(), params, &solver);
+    SiaJob a = MakeJob("cifar10-0"), b = MakeJob("cifar10-1");
+    for (SiaJob* j : {&a, &b}) j->Seed({{{{1, 1, 64, 0.074, 0}, {1, 8, 64, 0.1, 0.02}}, {{1, 1, 64, 0.15, 0}}}, {1, 4}});
+    RoundDecision first = policy.Decide({&a}, {16, 8}, 0);
+    ASSERT_TRUE(first.solved) << first.note;
+    ASSERT_GE(first.choice["cifar10-0"], 0);
+    RoundDecision second = policy.Decide({&a, &b}, {16, 8}, 60);
+    ASSERT_TRUE(second.solved) << second.note;
+    ASSERT_GE(solver.last.rows.size(), 2u);
+    EXPECT_EQ(HalfStepApart(solver.last), prefer) << "prefer_current " << prefer;
+  }
+}
+
 TEST(SiaScenarioTest, FailedSolveKeepsThePreviousAllocationAndSaysSo) {
   CbcSolver cbc;
   FailingSolver failing;

@@ -130,7 +130,9 @@ MilpProblem SiaPolicy::BuildProblem(const std::vector<const SiaJob*>& jobs,
       // A column that can only worsen the objective is never chosen
       // (X = 0 is always feasible for it): leave it out.
       if ((!useful || !keep[j]) && static_cast<int>(j) != forced) continue;
-      int col = p.AddColumn(gain, static_cast<int>(j) == forced ? 1 : 0, 1, true);
+      // Half the utilities' rounding step: breaks ties only (prefer_current).
+      const double keep = params_.prefer_current && static_cast<int>(j) == previous ? 0.005 : 0.0;
+      int col = p.AddColumn(gain + (p.maximize ? keep : -keep), static_cast<int>(j) == forced ? 1 : 0, 1, true);
       if (params_.warm_start) p.start.push_back(static_cast<int>(j) == previous ? 1 : 0);
       owners.push_back({static_cast<int>(i), static_cast<int>(j)});
       one.cols.push_back(col), one.coefs.push_back(1);

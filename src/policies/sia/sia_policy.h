@@ -32,6 +32,14 @@ struct SiaParams {
   // equal ones may differ). Off only to measure them (bench_sia_round).
   bool prune_dominated = true;  // drop an option that needs more GPUs of a type for a worse utility
   bool warm_start = true;       // start the solver from the previous round's allocation
+  // Among allocations of equal rounded utility, keep each job's current one:
+  // its option gains half the rounding step (0.005), less than any real
+  // difference. Utilities are rounded to 2 decimals, so jobs of one
+  // application with the same model tie exactly, and which of the equal
+  // optima the solver returns decides who is suspended each round (Sia's
+  // simulator leaves ties to its solver). Off by default: docs/results/sia
+  // were measured without it (docs/results/sia/NOTES.md, "Ties").
+  bool prefer_current = false;
 };
 
 
