@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -137,13 +138,20 @@ Json SchedmateJson(const SiaFileResult& f) {
 
 Json MeanStd(const std::vector<double>& v) { return {{"mean", Mean(v)}, {"std", Std(v)}}; }
 
+// Each metric's value per run, in kMetricFields order (MetricsOf once per run).
+std::vector<std::vector<double>> MetricValues(const std::vector<const sia::SiaRunResult*>& runs) {
+  std::vector<std::vector<double>> values(std::size(kMetricFields));
+  for (const auto* r : runs) {
+    const RunMetrics m = MetricsOf(*r);
+    for (size_t k = 0; k < std::size(kMetricFields); ++k) values[k].push_back(kMetricFields[k].get(m));
+  }
+  return values;
+}
+
 Json SummaryOf(const std::vector<const sia::SiaRunResult*>& runs) {
   Json j = Json::object();
-  for (const MetricField& f : kMetricFields) {
-    std::vector<double> v;
-    for (const auto* r : runs) v.push_back(f.get(MetricsOf(*r)));
-    j[f.key] = MeanStd(v);
-  }
+  const auto values = MetricValues(runs);
+  for (size_t k = 0; k < std::size(kMetricFields); ++k) j[kMetricFields[k].key] = MeanStd(values[k]);
   return j;
 }
 
@@ -153,11 +161,8 @@ Json MeanRow(const char* label, const std::vector<const sia::SiaRunResult*>& run
   double jobs = 0;
   for (const auto* r : runs) jobs += static_cast<double>(r->jobs.size());
   j["jobs"] = runs.empty() ? 0.0 : jobs / static_cast<double>(runs.size());
-  for (const MetricField& f : kMetricFields) {
-    std::vector<double> v;
-    for (const auto* r : runs) v.push_back(f.get(MetricsOf(*r)));
-    j[f.key] = Mean(v);
-  }
+  const auto values = MetricValues(runs);
+  for (size_t k = 0; k < std::size(kMetricFields); ++k) j[kMetricFields[k].key] = Mean(values[k]);
   return j;
 }
 

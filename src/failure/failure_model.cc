@@ -157,9 +157,11 @@ std::vector<std::string> ConceptsOf(std::string_view lower_line) {
 WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
   failure_like.reserve(window.size());
   traceback_head.reserve(window.size());
+  concepts.reserve(window.size());
   for (const auto& [n, text] : window) {
     failure_like.push_back(IsFailureLine(text, base));
     traceback_head.push_back(WithoutLogPrefixes(text).rfind("Traceback", 0) == 0);
+    concepts.push_back(ConceptsOf(ToLower(std::string_view(text).substr(0, 4096))));
   }
 }
 
@@ -172,19 +174,17 @@ std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const 
     f.push_back("sig=" + sig->id);
     f.push_back("sigkind=" + std::string(KindName(sig->kind)));
   }
+  std::string_view core = WithoutLogPrefixes(text);
   std::string type = ExceptionType(text);
   if (!type.empty()) {
     f.push_back("exc");
     f.push_back("exc=" + type);
     // "RuntimeError:" with nothing after it: the message is on the next lines.
-    std::string_view core_line = WithoutLogPrefixes(text);
-    size_t colon = core_line.find(':');
-    if (colon != std::string_view::npos &&
-        core_line.find_first_not_of(" \t\r", colon + 1) == std::string_view::npos)
+    size_t colon = core.find(':');
+    if (colon != std::string_view::npos && core.find_first_not_of(" \t\r", colon + 1) == std::string_view::npos)
       f.push_back("exc-bare");
   }
   if (IsTracebackCodeLine(window, i)) f.push_back("tb-code");
-  std::string_view core = WithoutLogPrefixes(text);
   if (core.rfind("File \"", 0) == 0) f.push_back("tb-frame");
   if (core.rfind("Traceback", 0) == 0) f.push_back("tb-head");
   for (const auto& w : WordsOf(core, 40)) f.push_back("w=" + w);
@@ -201,7 +201,7 @@ std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const 
   if (i + 1 == window.size()) f.push_back("last-line");
   double where = window.size() > 1 ? double(i) / double(window.size() - 1) : 0;
   f.push_back(where < 0.25 ? "pos=head" : where > 0.75 ? "pos=tail" : "pos=mid");
-  for (const auto& k : ConceptsOf(lower)) f.push_back("k=" + k);
+  for (const auto& k : facts.concepts[i]) f.push_back("k=" + k);
   if (lower.find("warn") != std::string::npos) f.push_back("warn");
   if (lower.find("error") != std::string::npos) f.push_back("error-word");
   if (core.size() < 20) f.push_back("short");
@@ -213,10 +213,11 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   std::vector<std::string> f = {"bias"};
   for (const auto& x : LineFeatures(window, root, base, facts)) f.push_back("r:" + x);
   std::set<std::string> seen;
-  for (const auto& [n, text] : window) {
+  for (size_t i = 0; i < window.size(); ++i) {
+    const std::string& text = window[i].second;
     std::string lower = ToLower(std::string_view(text).substr(0, 4096));
     if (const Signature* sig = base.Match(lower)) seen.insert("csig=" + sig->id);
-    for (const auto& k : ConceptsOf(lower)) seen.insert("ck=" + k);
+    for (const auto& k : facts.concepts[i]) seen.insert("ck=" + k);
     std::string type = ExceptionType(text);
     if (!type.empty()) seen.insert("cexc=" + type);
     for (const auto& w : WordsOf(text, 40))

@@ -96,6 +96,7 @@ const std::vector<std::string>& RootLineClassNames();
 struct WindowFacts {
   std::vector<bool> failure_like;   // IsFailureLine
   std::vector<bool> traceback_head;  // "Traceback (most recent call last):"
+  std::vector<std::vector<std::string>> concepts;  // ConceptsOf each line, read by both models
   WindowFacts(const LineWindow& window, const SignatureBase& base);
 };
 

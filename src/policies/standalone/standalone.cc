@@ -15,18 +15,17 @@ double StandalonePolicy::PolicyEstimate(const SimJob& job, const SimState& state
 }
 
 double StandalonePolicy::EstimateAtFirstSubmit(const SimJob& job, const SimState& state) {
-  if (auto it = estimates_.find(job.index.value); it != estimates_.end()) return it->second;
+  if (auto it = estimates_.find(job.index.value); it != estimates_.end()) return it->second.duration_s;
   std::optional<AdvisedDuration> advised = advice_ ? advice_->AtSubmit(job, state.Now()) : std::nullopt;
   ++(advised ? stats_.from_history : stats_.fallbacks);
-  double estimate = advised ? advised->duration_s : Estimate(job, state);
-  estimates_.emplace(job.index.value, estimate);
-  if (advised) spreads_.emplace(job.index.value, advised->spread);
-  return estimate;
+  AdvisedDuration e = advised ? *advised : AdvisedDuration{Estimate(job, state), 0.0};
+  estimates_.emplace(job.index.value, e);
+  return e.duration_s;
 }
 
 double StandalonePolicy::PolicySpread(const SimJob& job) const {
-  auto it = spreads_.find(job.index.value);
-  return it == spreads_.end() ? 0.0 : it->second;
+  auto it = estimates_.find(job.index.value);
+  return it == estimates_.end() ? 0.0 : it->second.spread;
 }
 
 void StandalonePolicy::OnEnd(JobIndex job, const SimState& state) {

@@ -66,8 +66,8 @@ class StandalonePolicy final : public OrderedQueuePolicy {
   DurationAdvice* advice_;
   // A job requeued after a failure keeps the estimate it got at its first
   // submit: the Advisor is asked once per job, as in a live deployment.
-  std::unordered_map<int32_t, double> estimates_;
-  std::unordered_map<int32_t, double> spreads_;  // of the estimates that came from history
+  // The spread is 0 for a fallback estimate.
+  std::unordered_map<int32_t, AdvisedDuration> estimates_;
   StandaloneStats stats_;
 };
 
