@@ -35,9 +35,13 @@ TEST(BackfillExperiment, ConfigErrorsNameTheField) {
   ExpectNamed(ConfigError(R"({"lucid": {}, "estimates": []})"), "estimates");
   ExpectNamed(ConfigError(R"({"lucid": {}, "standalone": {"cluster": {"nodes": 2}}})"), "cluster");
   ExpectNamed(ConfigError(R"({"name": "x"})"), "lucid");
+  ExpectNamed(ConfigError(R"({"lucid": {}, "overdue": "later"})"), "overdue");
+  ExpectNamed(ConfigError(R"({"lucid": {"lucid": {"backfill_overdue": "never"}}})"), "backfill_overdue");
+  ExpectNamed(ConfigError(R"({"standalone": {"policies": {"backfill_overdue": 1}}})"), "backfill_overdue");
   auto j = ParseJson(R"({"lucid": {"lucid": {"backfill": "easy", "backfill_estimate": "user-limit"}, "seed": 5},
                          "standalone": {"policies": {"backfill": "conservative", "runs": ["fifo"]}},
-                         "disciplines": ["strict", "easy"], "estimates": ["advisor"]})",
+                         "disciplines": ["strict", "easy"], "estimates": ["advisor", "advisor-spread"],
+                         "overdue": "age"})",
                      "t");
   auto c = BackfillConfigFromJson(*j, "cfg.json");
   ASSERT_TRUE(c.ok()) << c.status().ToString();
@@ -47,7 +51,8 @@ TEST(BackfillExperiment, ConfigErrorsNameTheField) {
   EXPECT_EQ(c->queue->backfill.mode, BackfillMode::kConservative);
   EXPECT_EQ(c->queue->runs, std::vector<std::string>{"fifo"});
   EXPECT_EQ(c->disciplines.size(), 2u);
-  EXPECT_EQ(c->estimates, std::vector<BackfillEstimate>{BackfillEstimate::kAdvisor});
+  EXPECT_EQ(c->estimates, (std::vector<BackfillEstimate>{BackfillEstimate::kAdvisor, BackfillEstimate::kAdvisorSpread}));
+  EXPECT_EQ(c->overdue, OverdueRule::kAge);
 }
 
 TEST(BackfillExperiment, EveryPolicyRunsUnderEverySettingOnTheSameJobs) {
