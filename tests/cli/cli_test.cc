@@ -294,6 +294,14 @@ TEST_F(CliTest, EvalFailuresReportsMethodAndBaselines) {
   EXPECT_DOUBLE_EQ(j["locator"]["three_way_accuracy"].get<double>(), 1.0);
   EXPECT_TRUE(j.contains("baseline_last_500_lines"));
   EXPECT_TRUE(j.contains("baseline_no_locator"));
+  // -v names what decided each case: a signature's id, or the learned models.
+  std::string disk = Write("d.jsonl",
+                           "{\"id\":\"d\",\"category\":\"infrastructure\",\"faulty_component\":\"storage\","
+                           "\"root_cause_line_index\":1,\"log\":\"step 3\\nOSError: [Errno 28] No space left on device\\n\"}\n");
+  CmdResult v = Exec("eval failures --dataset " + disk + " -v");
+  ASSERT_EQ(v.code, 0) << v.err;
+  EXPECT_NE(v.out.find("ok   d"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("(by storage.full)"), std::string::npos) << v.out;
   CmdResult bad = Exec("eval failures --dataset " + Write("bad.jsonl", "{\"id\":\"a\",\"category\":\"cosmic\",\"log\":\"\"}\n"));
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("bad.jsonl:1"), std::string::npos) << bad.err;
