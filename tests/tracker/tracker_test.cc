@@ -164,6 +164,19 @@ TEST(ProgressScan, StepTimeFromAPrintedClockSinceTheStart) {
   EXPECT_NEAR(*a.step_time_s, 41.0 / 50, 1e-9);
 }
 
+TEST(ProgressScan, StageOneKeepsAClockSinceTheStartBesideItsCounter) {
+  // Boosting CLIs print the clock on its own line: 'N seconds elapsed,
+  // finished iteration K'; stage 1 must keep it for the step time.
+  std::vector<std::string> lines = {"[Info] Iteration:10, training l2 : 0.52",
+                                    "[Info] 40.25 seconds elapsed, finished iteration 10",
+                                    "[Info] Iteration:11, training l2 : 0.51",
+                                    "[Info] 44.75 seconds elapsed, finished iteration 11"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 11);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 4.5, 1e-9);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
