@@ -3,19 +3,20 @@
 # failure corpus: the classifier (and signature trust) is retrained on four
 # folds (plus ../shared/realdata) and scored on the fifth; prints the
 # size-weighted means. Usage: scripts/cv_failures.sh [schedmate binary]
-# (EXTRA="--l2 0.001" passes training options). Work files in /tmp/cvf.
+# (EXTRA="--l2 0.001" passes training options; SALT=x draws other folds).
+# Work files in /tmp/cvf.
 B=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/.."
 B=${B:-$PWD/build/bin/schedmate}
 mkdir -p /tmp/cvf
 python3 - <<'PY'
-import json,hashlib
+import json,hashlib,os
 recs=[json.loads(l) for l in open('data/eval/failure_real.jsonl')]
 dev=[r for r in recs if r['split']=='dev']
 for k in range(5):
     tr=open(f'/tmp/cvf/train{k}.jsonl','w'); te=open(f'/tmp/cvf/test{k}.jsonl','w')
     for r in dev:
-        f=int(hashlib.md5(r['url'].lower().encode()).hexdigest(),16)%5
+        f=int(hashlib.md5((os.environ.get("SALT","")+r["url"].lower()).encode()).hexdigest(),16)%5
         (te if f==k else tr).write(json.dumps(r)+'\n')
 PY
 rm -f /tmp/cvf/res

@@ -70,6 +70,21 @@ bool IsErrorWordLine(std::string_view lower) {
   return false;
 }
 
+// Python's and PyTorch's shared memory lives in /dev/shm: multiprocessing
+// locks and queues are POSIX semaphores there, and DataLoader workers hand
+// tensors over in /dev/shm/torch_* files. "No space left on device" among
+// these says the container's /dev/shm is too small (framework, by the corpus
+// conventions), not that a disk is full.
+bool SharedMemoryContext(const LineWindow& w) {
+  for (const auto& [n, text] : w) {
+    std::string lower = ToLower(std::string_view(text).substr(0, 4096));
+    for (std::string_view k : {"/dev/shm", "shared memory", "semlock", "sem_open", "shm_open", "</torch_",
+                               "multiprocessing/synchronize", "multiprocessing/queues", "_multiprocessing_helpers"})
+      if (lower.find(k) != std::string::npos) return true;
+  }
+  return false;
+}
+
 struct Candidate {
   size_t pos;
   int weight;
@@ -135,6 +150,11 @@ RootCauseDetail DiagnoseWindow(const LineWindow& window, const SignatureBase& ba
   if (best->sig && best->sig->id == "user.cuda_oom" && gpu_fault_seen) {
     d.error_type = E::kInfrastructure;
     d.faulty_component = "gpu";
+  }
+  if (best->sig && best->sig->id == "storage.full" && SharedMemoryContext(window)) {
+    d.error_type = E::kFramework;
+    d.faulty_component.reset();
+    out.signature_id = "storage.full+shm";
   }
   d.root_cause_line = window[best->pos].second;
   d.root_cause_line_index = window[best->pos].first;

@@ -73,6 +73,14 @@ TEST(RootCause, MisleadingCases) {
   EXPECT_EQ(shm.diagnosis.error_type, E::kFramework);
   auto disk = DiagnoseWindow(Window({"OSError: [Errno 28] No space left on device: '/ckpt/step_100.pt'"}));
   EXPECT_EQ(disk.diagnosis.faulty_component, "storage");
+  // ENOSPC while multiprocessing creates a lock (a POSIX semaphore in /dev/shm).
+  auto semaphore = DiagnoseWindow(Window({
+      "  File \"/usr/lib/python3.10/multiprocessing/synchronize.py\", line 57, in __init__",
+      "    sl = self._semlock = _multiprocessing.SemLock(", "OSError: [Errno 28] No space left on device"}));
+  EXPECT_EQ(semaphore.diagnosis.error_type, E::kFramework);
+  EXPECT_FALSE(semaphore.diagnosis.faulty_component.has_value());
+  EXPECT_EQ(semaphore.signature_id, "storage.full+shm");
+  EXPECT_EQ(semaphore.diagnosis.root_cause_line_index, 2);
   // An OOM beside a GPU hardware fault is the GPU's.
   auto oom = DiagnoseWindow(Window({"NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.",
                                     "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"}));
