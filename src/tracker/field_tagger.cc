@@ -301,6 +301,7 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
         break;
     }
     if (r.step_time_s) {
+      r.time_field = i;
       r.time_p = p[i][k];
       r.time_role = static_cast<FieldRole>(k);
     }

@@ -88,6 +88,7 @@ struct TaggedRecord {
   double step_p = 0, time_p = 0, throughput_p = 0, loss_p = 0;  // the chosen fields' probabilities
   FieldRole time_role = FieldRole::kOther;  // how the time field was read
   int step_field = -1;  // index of the field read as the step
+  int time_field = -1;  // index of the field read as the time
 };
 
 // Reads `line` with `tagger`; `previous` as for FieldFeatures. A role is

@@ -28,6 +28,26 @@ std::optional<double> RobustMean(const std::vector<double>& v) {
   return n > 0 ? sum / n : med;
 }
 
+// A key that names a duration and no step: "time", "runtime", "epoch time".
+bool IsDurationKey(std::string_view key) {
+  static constexpr std::string_view kDuration[] = {"time", "runtime", "duration", "elapsed", "took", "wall"};
+  static constexpr std::string_view kStepNouns[] = {"it", "iter", "iteration", "step", "batch", "update", "per"};
+  std::string_view last;
+  size_t start = 0;
+  while (start < key.size()) {
+    size_t end = key.find_first_of(" /", start);
+    if (end == std::string_view::npos) end = key.size();
+    std::string_view w = key.substr(start, end - start);
+    for (auto n : kStepNouns)
+      if (w == n) return false;
+    if (!w.empty()) last = w;
+    start = end + 1;
+  }
+  for (auto d : kDuration)
+    if (last == d) return true;
+  return false;
+}
+
 std::optional<int64_t> StepOf(const ProgressLine& p) {
   return p.step ? p.step : p.epoch_as_step;
 }
@@ -695,7 +715,12 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
   // A time the vocabulary read per step that the tagger reads as a clock or
   // a per-interval time ("Time 443.88s" every 500 updates) is replaced.
   bool clock = t.time_role == FieldRole::kIntervalTime || t.time_role == FieldRole::kCumulativeTime;
-  if (t.step_time_s && (!r.step_time_s || (clock && t.time_p >= options_.tagger_clock_p))) {
+  // An epoch-level record's duration is the epoch's, not a step's, for the
+  // tagger too ("Epoch: 10 | Time: 0m 26s" with no step); a time that names
+  // its batch ("time per batch", "bch(ms)") is still a step's.
+  bool epoch_duration = !r.step && a.line.epoch_as_step && t.time_field >= 0 &&
+                        IsDurationKey(a.scanned.fields[t.time_field].key);
+  if (t.step_time_s && !epoch_duration && (!r.step_time_s || (clock && t.time_p >= options_.tagger_clock_p))) {
     r.step_time_s = t.step_time_s;
     r.steady_step_time_s.reset();
   }

@@ -177,6 +177,22 @@ TEST(ProgressScan, StageOneKeepsAClockSinceTheStartBesideItsCounter) {
   EXPECT_NEAR(*r.step_time_s, 4.5, 1e-9);
 }
 
+TEST(ProgressScan, AnEpochRecordsDurationIsNoStepTimeForTheTaggerEither) {
+  std::vector<std::string> lines = {"Epoch: 01 | Time: 0m 31s",    "\tTrain Loss: 4.102 | Train PPL:  60.4",
+                                    "\t Val. Loss: 4.5 |  Val. PPL:  90.0", "Epoch: 02 | Time: 0m 30s",
+                                    "\tTrain Loss: 3.911 | Train PPL:  49.9", "\t Val. Loss: 4.4 |  Val. PPL:  81.5"};
+  ProgressReport r = ScanProgress(lines);  // with the embedded tagger
+  EXPECT_FALSE(r.step.has_value());
+  EXPECT_FALSE(r.step_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*r.loss, 3.911);
+  // A time that names its batch is a step's, epoch record or not.
+  std::vector<std::string> per_batch = {"Epoch: 0043 train_loss= 1.84603 val_loss= 3.18259 time per batch= 0.01108",
+                                        "Epoch: 0044 train_loss= 1.86952 val_loss= 3.17415 time per batch= 0.01116"};
+  ProgressReport b = ScanProgress(per_batch);
+  ASSERT_TRUE(b.step_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*b.step_time_s, 0.01116);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
