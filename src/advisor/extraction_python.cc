@@ -1,0 +1,391 @@
+#include "advisor/extraction_python.h"
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "advisor/field_keys.h"
+#include "advisor/model_type.h"
+#include "advisor/python_source.h"
+#include "advisor/run_values.h"
+
+namespace schedmate::extraction {
+
+namespace {
+
+// A call that turns on mixed precision near the entry. autocast(enabled=False)
+// and autocast(dtype=float32) turn it off; enabled=<setting> and an object's
+// own autocast() (an Accelerator's, a solver's) leave it to a setting.
+void NoteMixedPrecision(State& st, const PyCall& c, const std::string& last) {
+  bool scaler = last == "GradScaler" || last == "ShardedGradScaler";
+  if (last != "autocast" && !scaler && last != "half") return;
+  std::string owner =
+      c.callee.size() > last.size() ? LastSegment(c.callee.substr(0, c.callee.size() - last.size() - 1)) : "";
+  if (last == "half") {
+    if (owner == "model" || owner == "net" || owner == "network") st.mixed_always = true;  // model.half()
+    return;
+  }
+  if (const PyValue* d = c.Kwarg("dtype"); d && d->text.find("float32") != std::string::npos) return;
+  bool module = owner.empty() || owner == "torch" || owner == "amp" || owner == "cuda" || owner == "cpu" ||
+                owner == "npu" || owner == "xpu" || owner == "sharded_grad_scaler";
+  const PyValue* on = c.Kwarg("enabled");
+  if (on && on->kind == PyValue::Kind::kOther && module &&
+      (on->text.find("device") != std::string::npos || on->text.find("cuda") != std::string::npos)) {
+    st.mixed_always = true;  // enabled=device.type != 'cpu': on wherever there is a GPU
+    return;
+  }
+  if (on && on->kind == PyValue::Kind::kBool) {
+    if (IsTrue(on->text) && module) st.mixed_always = true;
+    return;
+  }
+  if (on && on->kind == PyValue::Kind::kName) {
+    std::string key = NormalKey(on->text);
+    if (!key.empty() && st.mixed_switches.size() < 16) st.mixed_switches.insert(key);
+    return;
+  }
+  if (!on && module) st.mixed_always = true;
+}
+
+// LightningCLI(Model, DataModule) configures the classes it is given: their
+// constructor defaults are the run's settings. Found before the file's
+// assignments are read, so classes defined beside the call count too.
+void NoteCliClasses(State& st, const PythonFacts& py) {
+  for (const auto& c : py.calls) {
+    std::string last = LastSegment(c.callee);
+    if (last == "LightningCLI" || last == "cli_main")
+      for (const auto& a : c.args)
+        if (a.kind == PyValue::Kind::kName) st.entry_functions.insert(LastSegment(a.text) + ".__init__");
+    // fire.Fire(train) in the same file as `def train(batch_size=10)`.
+    if ((c.callee == "fire.Fire" || c.callee == "Fire" || c.callee == "typer.run" || c.callee == "CLI" ||
+         c.callee == "jsonargparse.CLI" || c.callee == "tyro.cli") &&
+        !c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
+      st.entry_functions.insert(LastSegment(c.args[0].text));
+  }
+}
+
+// A training function the entry script calls from its top level or from an
+// entry function (`main` → `train_eval(FLAGS.root_dir)`): its parameter
+// defaults are the run's settings where the call passes nothing else.
+// Functions of evaluation and housekeeping are not.
+void NoteCalledEntryFunctions(State& st, const PythonFacts& py) {
+  std::set<std::string> defined;
+  for (const auto& a : py.assigns)
+    if (a.origin == PyAssign::Origin::kParam && a.scope.find('.') == std::string::npos) defined.insert(a.scope);
+  for (int pass = 0; pass < 2; ++pass)  // main → train → its helper: two levels
+    for (const auto& c : py.calls) {
+      if (c.callee.find('.') != std::string::npos || !defined.count(c.callee) || st.entry_functions.count(c.callee))
+        continue;
+      if (!c.scope.empty() && !st.entry_functions.count(c.scope)) continue;
+      std::string name = Lower(c.callee);
+      bool housekeeping = false;
+      for (std::string_view w : {"eval", "test", "valid", "predict", "infer", "plot", "log", "save", "load", "download",
+                                 "seed", "setup", "parse", "print", "visual", "export", "sample"})
+        housekeeping = housekeeping || name.find(w) != std::string::npos;
+      bool trains = name.find("train") != std::string::npos || name.find("fit") != std::string::npos ||
+                    name.find("learn") != std::string::npos;  // train_eval trains
+      if (!housekeeping || trains) st.entry_functions.insert(c.callee);
+    }
+}
+
+void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
+  std::set<std::string> first_in_file;
+  NoteCliClasses(st, py);
+  if (prec == kEntryDefault) NoteCalledEntryFunctions(st, py);
+  std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
+  for (const auto& imp : py.imports)
+    if (!imp.module.empty() && imp.module[0] != '.')
+      for (const auto& n : imp.names) from[n] = imp.module;
+  for (const auto& imp : py.imports) {
+    std::string top = imp.module.substr(0, imp.module.find('.'));
+    if (top.empty()) continue;
+    st.imports.insert(top);
+    if (near_entry) st.entry_imports.insert(top);
+  }
+  for (const auto& a : py.assigns) {
+    bool dotted = a.target.find('.') != std::string::npos;
+    if (a.origin == PyAssign::Origin::kParam) {
+      if (!st.entry_functions.count(a.scope)) continue;
+    } else if (!dotted && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
+      st.constants[a.target] = a.value;
+    } else if (a.origin == PyAssign::Origin::kAssign && a.in_function && (!dotted || prec <= kImported) &&
+               !(a.target.rfind("self.", 0) == 0 && EndsWith(a.scope, "__init__"))) {
+      // (A config class's constructor defaults, `self.lr = 1e-4` in __init__, are settings.)
+      // A function's local variable is not a setting; nor is an attribute a
+      // library function sets at run time (`args.bf16 = True` inside an if).
+      if (near_entry && !dotted && (a.target == "model" || a.target == "net" || a.target == "network") &&
+          a.value.kind == PyValue::Kind::kOther) {
+        std::string v = a.value.text.substr(0, a.value.text.find('('));
+        v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
+        if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) &&
+            a.value.text.find('(') != std::string::npos && NameStrength(v) == 0 && !LexiconWordIn("name", v).empty())
+          st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
+      }
+      continue;
+    }
+    if (dotted) {  // MODEL_NAME_TO_CONFIG = {...}: entries of a lookup table are not settings
+      std::string head = a.target.substr(0, a.target.find('.'));
+      bool caps = head.size() > 1 && std::none_of(head.begin(), head.end(),
+                                                  [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+      if (caps && head != "C" && head != "_C" && head != "FLAGS") continue;
+    }
+    // Within one file the first binding is the default; later ones are usually
+    // conditional (`if debug: self.train_batch_size = 8`).
+    if (auto v = st.Literal(a.value); v && first_in_file.insert(NormalKey(a.target)).second)
+      st.Set(a.target, *v, path, a.line, prec);
+  }
+  for (const auto& k : py.classes) st.bases[k.name] = k.bases;
+  for (const auto& c0 : py.calls) {
+    PyCall c = c0;
+    if (auto f = from.find(c.callee.substr(0, c.callee.find('.'))); f != from.end())
+      c.callee = f->second + "." + c.callee;
+    st.callees.push_back(c.callee);
+    if (near_entry) st.entry_callees.insert(c.callee);
+    std::string last = LastSegment(c.callee);
+    if ((c.callee.rfind("tfds.", 0) == 0 || c.callee.rfind("tensorflow_datasets.", 0) == 0) &&
+        (last == "load" || last == "builder") && !c.args.empty())
+      if (auto v = st.Literal(c.args[0])) st.SetField("dataset", "tfds", *v, path, c.line, prec, 2);
+    if (near_entry && !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) &&
+        c.callee.find("datasets.") == std::string::npos && LexiconPrefix("data", last).size() >= 4)
+      st.SetField("dataset", "<called dataset class>", last, path, c.line, prec, 1);  // WikiText2()
+    if (near_entry && (last == "DEFINE_config_file" || last == "DEFINE_config_dict" || last == "add_argument") &&
+        !c.args.empty()) {
+      // A config flag's default file: read when the command names none.
+      std::string name = c.args[0].text;
+      while (!name.empty() && name[0] == '-') name.erase(0, 1);
+      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default")
+                                            : (last != "add_argument" && c.args.size() > 1 ? &c.args[1] : nullptr);
+      std::string file;
+      if (d && d->kind == PyValue::Kind::kString) file = d->text;
+      if (d && d->kind == PyValue::Kind::kOther) {  // ROOT / 'data/hyps/hyp.scratch.yaml'
+        size_t q = d->text.find_first_of("'\"");
+        size_t e = q == std::string::npos ? q : d->text.find(d->text[q], q + 1);
+        if (e != std::string::npos) file = d->text.substr(q + 1, e - q - 1);
+      }
+      if ((name == "config" || name == "cfg" || name == "config_file" || name == "config-file" ||
+           name == "config_path" || name == "hyp" || name == "hparams") &&
+          !file.empty() && IsConfigLike(StripConfigArg(file)))
+        st.default_configs.push_back({name, file, path});
+    }
+    if ((last == "add_argument" || last == "option" || last == "add") && !c.args.empty()) {
+      std::string name;
+      for (const auto& a : c.args)
+        if (a.kind == PyValue::Kind::kString && a.text.rfind("--", 0) == 0 && name.empty()) name = a.text.substr(2);
+      if (name.empty())
+        for (const auto& a : c.args)
+          if (a.kind == PyValue::Kind::kString && a.text.size() > 1 && a.text[0] != '-') name = a.text;
+      if (const PyValue* dest = c.Kwarg("dest"); dest && dest->kind == PyValue::Kind::kString) name = dest->text;
+      if (const PyValue* na = c.Kwarg("nargs"); na && (na->text == "+" || na->text == "*"))
+        for (const auto& a : c.args)
+          if (a.kind == PyValue::Kind::kString && a.text.rfind("-", 0) == 0) {
+            std::string f = a.text;
+            while (!f.empty() && f[0] == '-') f.erase(0, 1);
+            std::replace(f.begin(), f.end(), '-', '_');
+            st.nargs_flags.insert(f);
+          }
+      for (const auto& a : c.args)  // -b → batch_size
+        if (a.kind == PyValue::Kind::kString && a.text.size() == 2 && a.text[0] == '-' && !name.empty())
+          st.aliases[a.text.substr(1)] = name;
+      if (!c.args.empty() && c.args[0].kind == PyValue::Kind::kString && !c.args[0].text.empty() &&
+          c.args[0].text[0] != '-' && near_entry)
+        st.positionals.push_back(c.args[0].text);
+      if (const PyValue* d = c.Kwarg("default")) {
+        if (auto v = st.Literal(*d)) st.Set(name, *v, path, c.line, prec);
+      } else if (const PyValue* act = c.Kwarg("action"); act && act->kind == PyValue::Kind::kString) {
+        // A flag's implicit default: store_true is False until given.
+        if (act->text == "store_true") st.Set(name, "False", path, c.line, prec);
+        if (act->text == "store_false") st.Set(name, "True", path, c.line, prec);
+      } else if (const PyValue* fl = c.Kwarg("is_flag"); fl && fl->text == "True") {
+        st.Set(name, "False", path, c.line, prec);  // click flags
+      }
+      continue;
+    }
+    if ((last == "load" && c.callee.find("OmegaConf") != std::string::npos) && !c.args.empty() &&
+        c.args[0].kind == PyValue::Kind::kString &&
+        (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
+      st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
+    if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
+      // absl: flags.DEFINE_integer("train_epochs", 90, "…")
+      const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];
+      if (auto v = st.Literal(*d)) st.Set(c.args[0].text, *v, path, c.line, prec);
+      continue;
+    }
+    if (last == "DataParallel" && near_entry) st.data_parallel = true;
+    if (near_entry && (last == "pmap" || last == "pjit" || last == "shard_map" || last == "Mesh" ||
+                       last == "MirroredStrategy" || last == "MultiWorkerMirroredStrategy" || last == "TPUStrategy" ||
+                       last == "make_mesh" || last == "create_device_mesh"))
+      st.multi_device = true;
+    if (near_entry) NoteMixedPrecision(st, c, last);
+    if (last == "autocast")
+      if (const PyValue* d = c.Kwarg("dtype")) {
+        if (d->text.find("bfloat16") != std::string::npos) st.autocast_bf16 = true;
+        if (near_entry && d->text.find("bfloat16") != std::string::npos)
+          st.autocast_dtype = "bf16";
+        else if (near_entry && d->text.find("float16") != std::string::npos)
+          st.autocast_dtype = "fp16";
+      }
+    if (near_entry &&
+        (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" || c.callee == "multiprocessing.spawn"))
+      st.spawns_per_gpu = true;
+    if (last == "from_pretrained" && !c.args.empty()) {
+      if (auto v = st.Literal(c.args[0])) {
+        // Tokenizers and configs name a model too; a model class wins over them.
+        bool model_class = c.callee.find("Model") != std::string::npos ||
+                           c.callee.find("Pipeline") != std::string::npos || c.callee.find("For") != std::string::npos;
+        st.SetField("model_name", "from_pretrained", *v, path, c.line, prec, model_class ? 2 : 0);
+      }
+      continue;
+    }
+    if (last == "create_model" && !c.args.empty()) {
+      if (auto v = st.Literal(c.args[0])) st.SetField("model_name", "create_model", *v, path, c.line, prec, 1);
+      continue;
+    }
+    if (c.callee.find("torchvision.models.") != std::string::npos &&
+        std::islower(static_cast<unsigned char>(last[0])) && last.find("load") == std::string::npos &&
+        last.find("get") == std::string::npos) {
+      st.SetField("model_name", "torchvision.models", last, path, c.line, prec, 1);  // torchvision.models.resnet50()
+      continue;
+    }
+    if (last == "load_dataset" && !c.args.empty()) {
+      if (auto v = st.Literal(c.args[0])) {
+        std::string name = *v;
+        if (name != "json" && name != "csv" && name != "text" && name != "parquet" && name != "imagefolder") {
+          if (c.args.size() > 1)
+            if (auto sub = st.Literal(c.args[1])) name += "/" + *sub;
+          st.SetField("dataset", "load_dataset", name, path, c.line, prec, 2);
+        }
+      }
+      continue;
+    }
+    if ((c.callee.find("datasets.") != std::string::npos) && std::isupper(static_cast<unsigned char>(last[0])) &&
+        last != "ImageFolder" && last != "DatasetFolder") {
+      st.SetField("dataset", "torchvision.datasets", last, path, c.line, prec, 1);  // torchvision.datasets.CIFAR10(...)
+    }
+    if (c.callee == "hydra.main") continue;  // read by the caller
+    bool loader = last.find("Loader") != std::string::npos || last.find("loader") != std::string::npos;
+    if (near_entry && (EndsWith(last, "Dataset") || EndsWith(last, "DataModule")) && last.size() > 7)
+      for (const char* kw : {"name", "dataset_name", "dataset"})  // PygNodePropPredDataset(name='ogbn-arxiv')
+        if (const PyValue* v = c.Kwarg(kw))
+          if (auto lit = st.Literal(*v))
+            st.SetField("dataset", "<dataset class argument>", *lit, path, c.line, prec, 1);
+    // Keyword arguments of calls in the repository's library code are how it
+    // uses its own functions (update_step=1000), not the run's settings.
+    if (prec <= kImported && !near_entry) continue;
+    // Evaluation and sampling calls (trainer.sample(batch_size=1), a val
+    // DataLoader) run beside training; their sizes are not the run's.
+    std::vector<std::string> call_words = KeyWords(last);
+    bool beside = std::any_of(call_words.begin(), call_words.end(), [](const std::string& x) {
+      return x == "sample" || x == "generate" || x == "evaluate" || x == "eval" || x == "predict" || x == "test" ||
+             x == "infer" || x == "inference" || x == "validate" || x == "valid" || x == "val";
+    });
+    if (loader)
+      for (const auto& a : c.args) {
+        std::vector<std::string> aw = KeyWords(a.text);
+        beside = beside || std::any_of(aw.begin(), aw.end(), [](const std::string& x) {
+                   return x == "val" || x == "valid" || x == "validation" || x == "test" || x == "eval";
+                 });
+      }
+    for (const auto& [k, v] : c.kwargs) {
+      if (loader && k != "batch_size") continue;
+      if (beside && k.find("batch") != std::string::npos) continue;
+      if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
+      // A call's `epoch=` is the epoch it starts or resumes at (get_train_iterator(epoch=1),
+      // load_checkpoint(epoch=0)), not how many the run trains for.
+      if (k == "epoch") continue;
+      if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
+    }
+  }
+}
+
+}  // namespace
+
+// The entry file, then its local imports breadth-first, scanned for values
+// (imported files first, so the entry's own values win).
+HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOptions& options) {
+  std::deque<std::pair<std::string, int>> queue = {{entry, 0}};
+  std::set<std::string> seen = {entry};
+  HydraMain hydra;
+  std::vector<std::tuple<std::string, PythonFacts, int>> parsed;
+  while (!queue.empty()) {
+    auto [path, depth] = queue.front();
+    queue.pop_front();
+    // The import walk leaves a quarter of the budget to the config files the run names.
+    if (path != entry && static_cast<int>(st.read.size()) >= options.max_files * 3 / 4) continue;
+    auto text = st.Read(path);
+    if (!text) continue;
+    PythonFacts py = ParsePython(*text);
+    // @hydra.main, and any decorator or call that names both a config path and
+    // name (NeMo's hydra_runner, initialize + compose); the first one counts.
+    for (const auto& c : py.calls) {
+      const PyValue* p = c.Kwarg("config_path");
+      const PyValue* n = c.Kwarg("config_name");
+      if (c.callee != "hydra.main" && !(p && n)) continue;
+      if (!hydra.name.empty() || (path != entry && depth > 1)) break;
+      if (p && p->kind == PyValue::Kind::kString) hydra.path = JoinPath(DirOf(path), p->text);
+      if (n && n->kind == PyValue::Kind::kString) hydra.name = n->text;
+    }
+    // Bounded: a file with thousands of imports (or names) cannot stall the walk.
+    size_t imports_seen = 0;
+    if (depth < options.max_import_depth)
+      for (const auto& imp : py.imports) {
+        if (++imports_seen > 256 || imp.module.empty() || imp.module.size() > 256) continue;
+        std::vector<std::string> modules = {imp.module};
+        for (size_t n = 0; n < imp.names.size() && n < 32; ++n)
+          modules.push_back(imp.module + (imp.module.back() == '.' ? "" : ".") + imp.names[n]);
+        bool found_any = false;
+        for (const auto& m : modules)
+          for (const auto& f : ModuleFiles(m, path, st.cwd))
+            if (st.files.count(f)) {
+              found_any = true;
+              if (seen.insert(f).second) queue.push_back({f, depth + 1});
+            }
+        // `sys.path.insert(0, "lib")` then `from opts import opts`: the one file of that name below the entry.
+        if (!found_any && imp.module[0] != '.' && imp.module.find('.') == std::string::npos && imp.module.size() >= 4) {
+          std::string suffix = "/" + imp.module + ".py", base = DirOf(path), only;
+          int n = 0;
+          for (auto it = st.files.lower_bound(base); it != st.files.end() && it->rfind(base, 0) == 0 && n < 2; ++it)
+            if (EndsWith(*it, suffix)) {
+              only = *it;
+              ++n;
+            }
+          if (n == 1 && seen.insert(only).second) queue.push_back({only, depth + 1});
+        }
+      }
+    parsed.emplace_back(path, std::move(py), depth);
+  }
+  // Constants first (so defaults that name them resolve), imported files first.
+  for (auto it = parsed.rbegin(); it != parsed.rend(); ++it)
+    ScanPython(st, std::get<0>(*it), std::get<1>(*it), std::get<0>(*it) == entry ? kEntryDefault : kImported,
+               std::get<2>(*it) <= 1);
+  return hydra;
+}
+
+// HF TrainingArguments' documented defaults, when the run builds them.
+void LibraryDefaults(State& st) {
+  bool hf_args = false;
+  for (const auto& c : st.callees) {
+    std::string last = LastSegment(c);
+    hf_args = hf_args || EndsWith(last, "TrainingArguments") || last == "HfArgumentParser" || last == "SFTConfig" ||
+              last == "DPOConfig";
+  }
+  bool lightning_trainer = false;
+  for (const auto& c : st.entry_callees) {
+    std::string last = LastSegment(c);
+    bool trainer = last == "Trainer" || c.find(".Trainer.") != std::string::npos || c.rfind("Trainer.", 0) == 0;
+    lightning_trainer =
+        lightning_trainer || last == "LightningCLI" ||
+        (trainer && (c.find("pl.") == 0 || c.find("L.") == 0 || c.find("lightning") != std::string::npos));
+  }
+  if (lightning_trainer && (st.entry_imports.count("lightning") || st.entry_imports.count("pytorch_lightning")))
+    st.Set("max_epochs", "1000", "<library default: lightning Trainer max_epochs>", 0, kLibrary);
+  if (!hf_args || !st.imports.count("transformers")) return;
+  const char* lib = "<library default: transformers.TrainingArguments>";
+  st.Set("per_device_train_batch_size", "8", lib, 0, kLibrary);
+  st.Set("learning_rate", "5e-05", lib, 0, kLibrary);
+  st.Set("num_train_epochs", "3", lib, 0, kLibrary);
+  st.Set("max_steps", "-1", lib, 0, kLibrary);
+}
+
+}  // namespace schedmate::extraction
