@@ -436,8 +436,15 @@ class Scanner {
       digits.append(s_.substr(i + 1, 3));
       i += 4;
     }
-    if (i < s_.size() && s_[i] == ':' && i + 1 < s_.size() && IsDigit(s_[i + 1]))
+    if (i < s_.size() && s_[i] == ':' && i + 1 < s_.size() && IsDigit(s_[i + 1])) {
+      // A clock since the start under an elapsed key ("ELAP: 4:34:09",
+      // "Elapsed Time: 00:00:56") is a duration in seconds; other clocks
+      // (bars' "[08:14<10:03", ETAs, times of day) are not fields.
+      if (!negative) {
+        if (size_t end = ElapsedClock(start, i); end > 0) return end;
+      }
       return SkipToken(start);  // clock "0:21:08", "13:02:24"
+    }
     bool integer = true;
     if (i + 1 < s_.size() && s_[i] == '.' && IsDigit(s_[i + 1])) {
       integer = false;
@@ -475,6 +482,49 @@ class Scanner {
     out_->fields.push_back(std::move(f));
     prev_end_ = i;
     return i;
+  }
+
+  // "H:MM:SS" or "H:MM:SS.ff" at `start` (`colon` is its first ':') after
+  // a key that names an elapsed clock and no epoch: the field's end, else 0.
+  size_t ElapsedClock(size_t start, size_t colon) {
+    size_t h = colon - start;
+    if (h == 0 || h > 3 || CountDigits(s_, colon + 1) != 2 || colon + 3 >= s_.size() || s_[colon + 3] != ':' ||
+        CountDigits(s_, colon + 4) != 2)
+      return 0;
+    size_t end = colon + 6;
+    double seconds = std::strtod(std::string(s_.substr(start, h)).c_str(), nullptr) * 3600 +
+                     std::strtod(std::string(s_.substr(colon + 1, 2)).c_str(), nullptr) * 60 +
+                     std::strtod(std::string(s_.substr(colon + 4, 2)).c_str(), nullptr);
+    bool whole = true;
+    if (end + 1 < s_.size() && s_[end] == '.' && IsDigit(s_[end + 1])) {
+      size_t frac = CountDigits(s_, end + 1);
+      seconds += std::strtod(std::string(s_.substr(end, frac + 1)).c_str(), nullptr);
+      end += 1 + frac;
+      whole = false;
+    }
+    if (end < s_.size() && (IsAlnum(s_[end]) || s_[end] == ':')) return 0;
+    std::string_view before = s_.substr(prev_end_, start - prev_end_);
+    size_t e = before.size();
+    while (e > 0 && before[e - 1] == ' ') --e;
+    if (e == 0 || (before[e - 1] != ':' && before[e - 1] != '=')) return 0;
+    ScannedField f;
+    ExtractKey(before, &f);
+    bool elapsed = false;
+    for (size_t b = 0; b < f.key.size();) {
+      size_t sp = f.key.find(' ', b);
+      if (sp == std::string::npos) sp = f.key.size();
+      std::string_view w = std::string_view(f.key).substr(b, sp - b);
+      if (w == "elapsed" || w == "elap") elapsed = true;
+      if (w == "epoch" || w == "eta" || w == "remaining" || w == "left") return 0;
+      b = sp + 1;
+    }
+    if (!elapsed) return 0;
+    f.value = seconds;
+    f.integer = whole;
+    f.unit = "s";
+    out_->fields.push_back(std::move(f));
+    prev_end_ = end;
+    return end;
   }
 
   // A date and clock under a stamp's name ("created_at: 2025-11-07

@@ -89,7 +89,7 @@ bool IsStepTimeKey(std::string_view k) {
 // A clock since the start of training ("Elapsed_time: 2585.5", "10233 s
 // elapsed"): differenced over the steps between records, like a stamp.
 bool IsClockKey(std::string_view k) {
-  return In(k, {"elapsed", "elapsed time", "time elapsed", "elapsed s", "elapsed sec", "elapsed secs"});
+  return In(k, {"elapsed", "elapsed time", "time elapsed", "elapsed s", "elapsed sec", "elapsed secs", "elap"});
 }
 
 // Steps per second from a key (fairseq `ups`, TF `global_step/sec`).

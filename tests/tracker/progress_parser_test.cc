@@ -407,6 +407,28 @@ TEST(ProgressLine, MagnitudeSuffixesAndTimeUnitsInTheKey) {
   EXPECT_FALSE(InterpretLine("step 50 loss 2.0 warmup_s: 100").step_time_s);
 }
 
+TEST(FieldScanner, AnElapsedClockWrittenAsHoursMinutesSeconds) {
+  ScannedLine s = ScanLine("1460/2680 = 54.5%, SPS: 0.1, ELAP: 4:34:09, ETA: 3:49:05 - loss: 18.14");
+  ASSERT_EQ(s.fields.size(), 5u);
+  EXPECT_EQ(s.fields[3].key, "elap");
+  EXPECT_DOUBLE_EQ(s.fields[3].value, 4 * 3600 + 34 * 60 + 9);
+  EXPECT_EQ(s.fields[3].unit, "s");
+  EXPECT_EQ(s.fields[4].key, "loss");  // the ETA is still no field
+  EXPECT_DOUBLE_EQ(ScanLine("Elapsed Time: 00:00:56.25, x: 1").fields[0].value, 56.25);
+  // Bars' clocks, times of day, an epoch's own elapsed time stay out.
+  EXPECT_TRUE(ScanLine("Time elapsed for this epoch: 00:03:04").fields.empty());
+  EXPECT_EQ(ScanLine(" 12%|█▏   | 230/1875 [05:01<35:54,  1.31s/it]").fields.size(), 3u);
+  // The clock times the steps when the printed rate is too coarse.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 4; ++i)
+    lines.push_back(std::to_string(1430 + 10 * i) + "/2680 = 53.4%, SPS: 0.1, ELAP: 4:" + std::to_string(28 + 2 * i) +
+                    ":00, ETA: 3:54:38 - loss: 18.2");
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 1460);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 12.0, 1e-9);
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
