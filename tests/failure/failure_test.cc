@@ -87,6 +87,13 @@ TEST(RootCause, MisleadingCases) {
   EXPECT_EQ(oom.diagnosis.faulty_component, "gpu");
   auto plain_oom = DiagnoseWindow(Window({"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"}));
   EXPECT_EQ(plain_oom.diagnosis.error_type, E::kUserScript);
+  // NVLink Xids (74, 144-150) and the cleanup Xid they cause are NVLink's.
+  auto rlw = DiagnoseWindow(Window({"kernel: NVRM: Xid (PCI:0000:1b:00): 145, RLW_RXPIPE Nonfatal XC0 i0 Link 11"}));
+  EXPECT_EQ(rlw.diagnosis.faulty_component, "nvlink");
+  auto cleanup = DiagnoseWindow(Window({"NVRM: Xid (PCI:0000:dc:00): 45, pid=1818, Ch 00000001 caused by previous Xid 149"}));
+  EXPECT_EQ(cleanup.diagnosis.faulty_component, "nvlink");
+  auto memory = DiagnoseWindow(Window({"NVRM: Xid (PCI:0000:06:00): 64, pid=1818, Row remapping failure"}));
+  EXPECT_EQ(memory.diagnosis.faulty_component, "gpu");
   // A "(…)" continuation carries its line's meaning.
   auto cont = DiagnoseWindow(Window({"Accelerator Fatal Error: call to cuCtxCreate returned error 214",
                                      "  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered"}));
