@@ -90,6 +90,41 @@ void NoteCalledEntryFunctions(State& st, const PythonFacts& py) {
     }
 }
 
+// The model the entry builds: `model = GraphSAGE(...)`, `model_bert4rec =
+// BERT4Rec(...).to(device)`, `net = resnet.ResNet18()`, in a function or at
+// the top of the script. The class names the model when it is a known family
+// (the lexicon); wrappers (DDP, *Model, *Module, *Parallel), task-head classes
+// (*ForSequenceClassification) and generic names do not. (A network class the
+// repository defines, whatever its name, was tried: development +7 / -2 wrong,
+// validation -2 / +2 wrong.)
+void NoteModelInstance(State& st, const PyAssign& a, const std::string& path, int prec) {
+  if (a.value.kind != PyValue::Kind::kOther || a.target.find('.') != std::string::npos) return;
+  size_t open = a.value.text.find('(');
+  if (open == std::string::npos) return;
+  std::string v = a.value.text.substr(0, open);
+  v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
+  if (v.empty() || !std::isupper(static_cast<unsigned char>(v[0])) || NameStrength(v) != 0 || GenericName(Lower(v)))
+    return;
+  // Parallelism and loading wrappers (DistributedModelParallel, DetectMultiBackend) and a
+  // family's task-head classes (GLMForSequenceClassification: the checkpoint names the model).
+  if (size_t f = v.find("For"); f != std::string::npos && f > 0 && f + 3 < v.size() &&
+                                  std::isupper(static_cast<unsigned char>(v[f + 3])))
+    return;
+  // In an RL library's run the network is the policy's function approximator; the algorithm names the model.
+  for (const char* rl : {"tianshou", "stable_baselines3", "sb3_contrib", "rl_games", "rllib", "ray"})
+    if (st.entry_imports.count(rl)) return;
+  for (const auto& x : KeyWords(v))
+    if (x == "parallel" || x == "distributed" || x == "backend" || x == "bucket" || x == "wrapper" ||
+        x == "sharded" || x == "for")
+      return;
+  std::vector<std::string> w = KeyWords(a.target);
+  bool model_var = a.target == "model" || a.target == "net" || a.target == "network" ||
+                   (w.size() == 2 && (w[0] == "model" || w[0] == "net") && w[1] == Lower(v));  // model_bert4rec
+  if (!model_var) return;
+  if (!LexiconWordIn("name", v).empty())
+    st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   NoteCliClasses(st, py);
@@ -106,6 +141,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
   }
   for (const auto& a : py.assigns) {
     bool dotted = a.target.find('.') != std::string::npos;
+    if (near_entry && !a.in_function && a.origin == PyAssign::Origin::kAssign) NoteModelInstance(st, a, path, prec);
     if (a.origin == PyAssign::Origin::kParam) {
       if (!st.entry_functions.count(a.scope)) continue;
     } else if (!dotted && a.scope.empty() && a.value.kind != PyValue::Kind::kOther) {
@@ -115,14 +151,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       // (A config class's constructor defaults, `self.lr = 1e-4` in __init__, are settings.)
       // A function's local variable is not a setting; nor is an attribute a
       // library function sets at run time (`args.bf16 = True` inside an if).
-      if (near_entry && !dotted && (a.target == "model" || a.target == "net" || a.target == "network") &&
-          a.value.kind == PyValue::Kind::kOther) {
-        std::string v = a.value.text.substr(0, a.value.text.find('('));
-        v = v.substr(v.rfind('.') == std::string::npos ? 0 : v.rfind('.') + 1);
-        if (!v.empty() && std::isupper(static_cast<unsigned char>(v[0])) &&
-            a.value.text.find('(') != std::string::npos && NameStrength(v) == 0 && !LexiconWordIn("name", v).empty())
-          st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
-      }
+      if (near_entry) NoteModelInstance(st, a, path, prec);
       continue;
     }
     if (dotted) {  // MODEL_NAME_TO_CONFIG = {...}: entries of a lookup table are not settings
