@@ -442,6 +442,7 @@ struct Builder {
     // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
     // The key may carry a logger prefix ("INFO train: [30/117]").
     std::string_view last = LastWord(k);
+    if (IsEpochKey(last) && IsCount(f) && !out.epoch_as_step) out.epoch_as_step = static_cast<int64_t>(f.value);
     if (IsEpochKey(last) || (epoch_bar && f.follows_bar)) return;
     bool stepish = StepKeyRank(k) >= 0 ||
                    !In(last, {"rank", "ranks", "gpu", "gpus", "node", "nodes", "worker", "workers",

@@ -411,7 +411,11 @@ ProgressReport ProgressScan::FinishNow() const {
     r.loss = loss_src->line.loss;
     used.insert(loss_src->index);
   }
-  const Entry* time_src = pick([](const ProgressLine& p) { return p.step_time_s.has_value(); });
+  // An epoch-level record's time is the epoch's: a summary line ("-----
+  // Epoch[100/100], Train Loss: 0.29, time: 173.40") in the region of a step
+  // record times no step.
+  const Entry* time_src =
+      pick([](const ProgressLine& p) { return p.step_time_s.has_value() && (p.step || !p.epoch_as_step); });
   // An epoch-level record's time is the epoch's: with no step, no step time.
   if (!a.line.step && a.line.epoch_as_step) time_src = nullptr;
   if (time_src) {

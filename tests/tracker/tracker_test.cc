@@ -193,6 +193,21 @@ TEST(ProgressScan, AnEpochRecordsDurationIsNoStepTimeForTheTaggerEither) {
   EXPECT_DOUBLE_EQ(*b.step_time_s, 0.01116);
 }
 
+TEST(ProgressScan, AnEpochSummarysTimeInTheRegionTimesNoStep) {
+  std::vector<std::string> lines = {
+      "2022-05-06 14:31:32,114 Epoch[099/100], Step[0100/0196], Avg Loss: 0.2832",
+      "2022-05-06 14:32:54,787 ----- Epoch[099/100], Train Loss: 0.2908, time: 174.37",
+      "2022-05-06 14:32:57,650 Epoch[100/100], Step[0000/0196], Avg Loss: 0.2471",
+      "2022-05-06 14:34:26,250 Epoch[100/100], Step[0100/0196], Avg Loss: 0.2957",
+      "2022-05-06 14:35:48,191 ----- Epoch[100/100], Train Loss: 0.2982, time: 173.40"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 100);
+  EXPECT_EQ(r.total_steps, 196);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 88.6 / 100, 1e-9);  // the stamps, not the epoch's 173.40 s
+  EXPECT_TRUE(InterpretLine("----- Epoch[100/100], Train Loss: 0.2982, time: 173.40").epoch_as_step.has_value());
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
