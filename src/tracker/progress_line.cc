@@ -256,11 +256,15 @@ bool IsKnownKey(std::string_view k) {
 // the vocabulary does not know read by its last part
 // ("throughput/device/tokens_per_second" → "tokens per second") unless the
 // namespace is an evaluation one ("val/…").
-std::string KeyOf(std::string_view raw) {
-  std::string_view k = StripLogPrefix(raw);
-  // A key written as a sentence: "loss is: [0.07]", "loss was 0.5".
+// A key written as a sentence: "loss is: [0.07]", "loss was 0.5".
+std::string_view WithoutVerb(std::string_view k) {
   for (std::string_view verb : {" is", " was", " are"})
     if (k.size() > verb.size() && k.substr(k.size() - verb.size()) == verb) k.remove_suffix(verb.size());
+  return k;
+}
+
+std::string KeyOf(std::string_view raw) {
+  std::string_view k = WithoutVerb(StripLogPrefix(raw));
   size_t slash = k.rfind('/');
   if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
     return std::string(k);
@@ -437,7 +441,7 @@ struct Builder {
   // `nested`: this counter follows another without a key ("[1/20][30/32]",
   // epoch then batch): the inner one is the step.
   void Counter(const ScannedField& f, bool nested = false) {
-    const std::string k(StripLogPrefix(f.key));
+    const std::string k(WithoutVerb(StripLogPrefix(f.key)));  // "Epoch is [1/600]"
     // A counter is the step unless its key names something else: the epoch
     // ("Epoch 7/10"), a rank, a file, a shard ("Processing files 3/100").
     // The key may carry a logger prefix ("INFO train: [30/117]").

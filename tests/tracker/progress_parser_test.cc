@@ -429,6 +429,13 @@ TEST(FieldScanner, AnElapsedClockWrittenAsHoursMinutesSeconds) {
   EXPECT_NEAR(*r.step_time_s, 12.0, 1e-9);
 }
 
+TEST(ProgressLine, CountersUnderKeysWrittenAsSentences) {
+  ProgressLine p = InterpretLine("Epoch is [1/600], mini-batch is [31/1600], batch_loss is 2.22483110");
+  EXPECT_EQ(p.step, 31);
+  EXPECT_EQ(p.total_steps, 1600);
+  EXPECT_DOUBLE_EQ(*p.loss, 2.2248311);
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
