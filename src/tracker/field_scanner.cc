@@ -472,6 +472,7 @@ class Scanner {
     ExtractKey(before, &f);
     f.follows_bar = FollowsBar(before);
     i = Counter(i, integer, &f);
+    i = RangeEnd(i, integer, &f);
     i = Unit(i, &f);
     i = CompositeDuration(i, &f);
     if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
@@ -558,6 +559,23 @@ class Scanner {
     }
     while (e > 0 && before[e - 1] == ' ') --e;  // tqdm pads the bar
     return e >= 3 && IsBarByte(before, e - 3);
+  }
+
+  // A range of steps ("Batch [0-240]", "minibatches 110-119"): the value is
+  // its end, the step reached. Only whole numbers, the end not below the
+  // start, and no third part ("1-2-3").
+  size_t RangeEnd(size_t i, bool integer, ScannedField* f) {
+    if (!integer || f->total || f->key.empty() || i + 1 >= s_.size() || s_[i] != '-') return i;
+    size_t n = CountDigits(s_, i + 1);
+    if (n == 0 || n > 15) return i;
+    size_t after = i + 1 + n;
+    if (after < s_.size() && (s_[after] == '-' || s_[after] == '.' || s_[after] == ':' || s_[after] == '/' ||
+                              IsDigit(s_[after])))
+      return i;
+    double end = std::strtod(std::string(s_.substr(i + 1, n)).c_str(), nullptr);
+    if (end < f->value) return i;
+    f->value = end;
+    return after;
   }
 
   // "650 / 1891", "[19/678]": an integer over an integer.

@@ -436,6 +436,19 @@ TEST(ProgressLine, CountersUnderKeysWrittenAsSentences) {
   EXPECT_DOUBLE_EQ(*p.loss, 2.2248311);
 }
 
+TEST(FieldScanner, ARangeOfStepsIsItsEnd) {
+  ScannedLine s = ScanLine("Epoch[43] Batch [0-240]\tSpeed: 25.02 samples/sec\tM0_RPNAcc=0.998021");
+  ASSERT_GE(s.fields.size(), 2u);
+  EXPECT_EQ(s.fields[1].key, "batch");
+  EXPECT_DOUBLE_EQ(s.fields[1].value, 240);
+  EXPECT_EQ(InterpretLine("Epoch[43] Batch [0-240]\tSpeed: 25.02 samples/sec").step, 240);
+  // Not a range: a date, a descending pair, a keyless pair, a third part.
+  EXPECT_TRUE(ScanLine("on 2018-10-11 loss 0.5").fields.size() == 1u);
+  EXPECT_DOUBLE_EQ(ScanLine("batch 9-3").fields[0].value, 9);
+  EXPECT_DOUBLE_EQ(ScanLine("10-20 x").fields[0].value, 10);
+  EXPECT_DOUBLE_EQ(ScanLine("batch 1-2-3").fields[0].value, 1);
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
