@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "advisor/launch_command.h"
 #include "advisor/shell_script.h"
 #include "repo/tools.h"
 
@@ -138,6 +139,45 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
     return FindEntry(st, l, console);
   }
   return InvalidArgument(spec.entry + ": entry point not found in the repository");
+}
+
+Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::string& entry,
+                                              const std::map<std::string, EntryPoint>& console) {
+  if (l->spec.entry_kind != LaunchSpec::Entry::kScript || !EndsWith(entry, ".py") || l->spec.args.empty())
+    return std::string();
+  auto text = FileReadTool(st.snap, entry, st.opt.max_file_bytes);  // a look at its arguments, not counted
+  if (!text.ok() || text->text.find("\"training_script\"") == std::string::npos &&
+                        text->text.find("'training_script'") == std::string::npos)
+    return std::string();
+  // The first word that is a script in the repository is what the copy runs.
+  size_t script = 0;
+  while (script < l->spec.args.size() &&
+         (l->spec.args[script].empty() || l->spec.args[script][0] == '-' || FindFile(st, l->spec.args[script]).empty()))
+    ++script;
+  if (script == l->spec.args.size()) return std::string();
+  std::string cmd = "python -m torch.distributed.launch";
+  for (const auto& a : l->spec.args) {
+    std::string q;
+    for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    cmd += " '" + q + "'";
+  }
+  ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(cmd, Names(console)));
+  if (inner.entry_kind != LaunchSpec::Entry::kScript && inner.entry_kind != LaunchSpec::Entry::kShell)
+    return std::string();
+  if (EndsWith(inner.entry, ".sh")) inner.entry_kind = LaunchSpec::Entry::kShell;  // the copy runs any executable
+  if (inner.env.empty()) inner.env = l->spec.env;
+  std::optional<int> nproc = inner.nproc_per_node, nnodes = inner.nnodes;
+  bool unknown = inner.nproc_unknown;
+  std::string launcher = inner.launcher;
+  l->spec = std::move(inner);
+  RETURN_IF_ERROR(UnwrapShell(st, l, Names(console)));
+  // The processes are the launcher copy's, whatever the script it runs says.
+  l->spec.launcher = launcher;
+  if (nproc) l->spec.nproc_per_node = nproc;
+  if (nnodes) l->spec.nnodes = nnodes;
+  l->spec.nproc_unknown = l->spec.nproc_unknown || unknown;
+  ASSIGN_OR_RETURN(std::string inner_entry, FindEntry(st, l, console));
+  return inner_entry;
 }
 
 }  // namespace schedmate::extraction

@@ -100,6 +100,8 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
     }
   } else {
     ASSIGN_OR_RETURN(entry, FindEntry(st, &l, console));
+    ASSIGN_OR_RETURN(std::string launched, ThroughRepositoryLauncher(st, &l, entry, console));
+    if (!launched.empty()) entry = launched;
   }
   if (l.spec.entry_kind == LaunchSpec::Entry::kScript || l.spec.entry_kind == LaunchSpec::Entry::kModule)
     for (const char* f : {"main", "train", "cli_main", "run", "entrypoint", "finetune", "fit"})

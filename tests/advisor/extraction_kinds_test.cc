@@ -69,5 +69,48 @@ TEST(ExtractionKinds, ModelTheEntryBuilds) {
   EXPECT_FALSE(r.Extract("python rl.py").model_name.has_value());
 }
 
+// A repository's own copy of torch.distributed.launch runs the script named
+// after its options (here a shell script that runs main.py): the run is that
+// script's, with the copy's process count.
+TEST(ExtractionKinds, RepositoryCopyOfTheDistributedLauncher) {
+  Repo r("launcher_copy");
+  r.File("tools/launch.py",
+         "from argparse import ArgumentParser, REMAINDER\n"
+         "def parse_args():\n    parser = ArgumentParser()\n"
+         "    parser.add_argument('--nproc_per_node', type=int, default=1)\n"
+         "    parser.add_argument('training_script', type=str)\n"
+         "    parser.add_argument('training_script_args', nargs=REMAINDER)\n"
+         "    return parser.parse_args()\n");
+  r.File("configs/r50_exp.sh",
+         "#!/usr/bin/env bash\nEXP_DIR=exps/r50\nPY_ARGS=${@:1}\n"
+         "python -u main.py --output_dir ${EXP_DIR} ${PY_ARGS}\n");
+  r.File("main.py",
+         "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
+         "p.add_argument('--batch_size', default=2, type=int)\n"
+         "p.add_argument('--epochs', default=50, type=int)\n"
+         "p.add_argument('--lr', default=2e-4, type=float)\n");
+  WorkloadMetadata md =
+      r.Extract("python ./tools/launch.py --nnodes 1 --nproc_per_node 8 ./configs/r50_exp.sh --lr 1e-4");
+  EXPECT_EQ(md.batch_size, 2);
+  EXPECT_EQ(md.training_iterations, 50);
+  EXPECT_EQ(md.learning_rate, 1e-4);
+  EXPECT_EQ(md.hardware.num_gpus, 8);
+}
+
+// `__include__: [...]` (RT-DETR's YAML configs) lists base files like `_base_`.
+TEST(ExtractionKinds, DunderIncludeListsBaseConfigs) {
+  Repo r("dunder_include");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('-c', '--config')\n");
+  r.File("configs/include/optimizer.yml", "epoches: 72\noptimizer:\n  type: AdamW\n  lr: 0.0001\n");
+  r.File("configs/include/dataloader.yml", "train_dataloader:\n  batch_size: 4\n");
+  r.File("configs/det.yml",
+         "__include__: [\n  './include/dataloader.yml',\n  './include/optimizer.yml',\n]\n"
+         "output_dir: ./output/det\n");
+  WorkloadMetadata md = r.Extract("python train.py -c configs/det.yml");
+  EXPECT_EQ(md.training_iterations, 72);
+  EXPECT_EQ(md.batch_size, 4);
+  EXPECT_EQ(md.learning_rate, 1e-4);
+}
+
 }  // namespace
 }  // namespace schedmate
