@@ -699,6 +699,22 @@ bool EndsBar(std::string_view s) {
 
 ScannedLine ScanLine(std::string_view line) { return Scanner(line).Run(); }
 
+size_t LoggerPrefixEnd(std::string_view line) {
+  ScannedLine stamp;
+  size_t i = MatchLeadingTimestamp(line, &stamp);
+  if (i == 0) return 0;
+  size_t k = i;
+  while (k < line.size() && (line[k] == ' ' || line[k] == ']' || line[k] == '-' || line[k] == '|')) ++k;
+  bool bracket = k < line.size() && line[k] == '[';
+  if (bracket) ++k;
+  if (k >= line.size() || !IsLevelWord(line, k)) return i;
+  while (k < line.size() && IsAlpha(line[k])) ++k;
+  if (bracket && (k >= line.size() || line[k] != ']')) return i;
+  k += bracket;
+  while (k < line.size() && (line[k] == ':' || line[k] == '-' || line[k] == '|' || line[k] == ' ')) ++k;
+  return k;
+}
+
 std::vector<std::string_view> SplitGluedRecords(std::string_view line) {
   std::vector<std::string_view> out;
   size_t start = 0;

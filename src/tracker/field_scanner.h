@@ -43,6 +43,11 @@ struct ScannedLine {
 
 ScannedLine ScanLine(std::string_view line);
 
+// Where a record starts after a leading timestamp and its level word
+// ("2021-01-26 02:42:23 [INFO]:", "2024-05-01 10:00:00,123 - INFO -"); 0
+// when the line has no leading timestamp.
+size_t LoggerPrefixEnd(std::string_view line);
+
 // Splits a physical line holding several records glued together (a tqdm bar
 // without a newline followed by a logger line: "…3.33s/it][2021-11-26 …" or
 // "…ETA: 0s2021-07-14 13:52:36,901 - …"). Oldest first.

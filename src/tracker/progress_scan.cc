@@ -28,8 +28,10 @@ std::optional<double> RobustMean(const std::vector<double>& v) {
   return n > 0 ? sum / n : med;
 }
 
-// A key that names a duration and no step: "time", "runtime", "epoch time".
-bool IsDurationKey(std::string_view key) {
+// A duration that names no step: under a key such as "time", "runtime",
+// "epoch time", or any key with a unit of seconds or longer ("cost 14.33
+// s"; "bch(ms)" times a batch).
+bool IsDurationKey(std::string_view key, std::string_view unit = "") {
   static constexpr std::string_view kDuration[] = {"time", "runtime", "duration", "elapsed", "took", "wall"};
   static constexpr std::string_view kStepNouns[] = {"it", "iter", "iteration", "step", "batch", "update", "per"};
   std::string_view last;
@@ -45,7 +47,7 @@ bool IsDurationKey(std::string_view key) {
   }
   for (auto d : kDuration)
     if (last == d) return true;
-  return false;
+  return !unit.empty() && unit.find('/') == std::string_view::npos && SecondsPerUnit(unit) >= 1;
 }
 
 std::optional<int64_t> StepOf(const ProgressLine& p) {
@@ -723,7 +725,7 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
   // tagger too ("Epoch: 10 | Time: 0m 26s" with no step); a time that names
   // its batch ("time per batch", "bch(ms)") is still a step's.
   bool epoch_duration = !r.step && a.line.epoch_as_step && t.time_field >= 0 &&
-                        IsDurationKey(a.scanned.fields[t.time_field].key);
+                        IsDurationKey(a.scanned.fields[t.time_field].key, a.scanned.fields[t.time_field].unit);
   if (t.step_time_s && !epoch_duration && (!r.step_time_s || (clock && t.time_p >= options_.tagger_clock_p))) {
     r.step_time_s = t.step_time_s;
     r.steady_step_time_s.reset();

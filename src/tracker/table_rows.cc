@@ -78,6 +78,14 @@ TableCells SplitCells(std::string_view line) {
     uncommented[0] = ' ';
     line = uncommented;
   }
+  // A logger's stamp and level before the cells ("2021-01-26 02:42:23
+  // [INFO]:    Epoch  Batch …") are no cells; columns keep their positions.
+  std::string unprefixed;
+  if (size_t prefix = LoggerPrefixEnd(line); prefix > 0 && prefix < line.size()) {
+    unprefixed.assign(line);
+    std::fill(unprefixed.begin(), unprefixed.begin() + static_cast<long>(prefix), ' ');
+    line = unprefixed;
+  }
   // One pass first: most lines have neither two separators nor two gaps of blanks.
   int commas = 0, tabs = 0, pipes = 0, gaps = 0;
   for (size_t i = 0; i < line.size(); ++i) {
@@ -192,10 +200,20 @@ std::string JoinHeader(const TableCells& header, const TableCells& row) {
     column = AlignByPosition(header, row);
   }
   if (column.empty()) return "";
+  // A column named only "total" beside the parts it sums ("x y w h conf cls
+  // total", "box conf id total") is the whole loss when no column names one.
+  bool loss_column = false;
+  for (const auto& c : header.cells) {
+    std::string l;
+    for (char ch : c) l += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    loss_column = loss_column || l.find("loss") != std::string::npos;
+  }
   std::string out;
   for (size_t k = 0; k < row.cells.size(); ++k) {
     if (row.cells[k].empty()) continue;
-    out += (out.empty() ? "" : ", ") + header.cells[column[k]] + ": " + row.cells[k];
+    const std::string& name = header.cells[column[k]];
+    bool total = !loss_column && (name == "total" || name == "Total") && row.cells[k].find('/') == std::string::npos;
+    out += (out.empty() ? "" : ", ") + (total ? name + " loss" : name) + ": " + row.cells[k];
   }
   return out;
 }

@@ -449,6 +449,19 @@ TEST(FieldScanner, ARangeOfStepsIsItsEnd) {
   EXPECT_DOUBLE_EQ(ScanLine("batch 1-2-3").fields[0].value, 1);
 }
 
+TEST(FieldScanner, HeaderTablesBehindALoggersStamp) {
+  EXPECT_EQ(LoggerPrefixEnd("2021-01-26 02:42:23 [INFO]:    Epoch   Batch"), 31u);
+  EXPECT_EQ(LoggerPrefixEnd("2024-05-01 10:00:00,123 - INFO - step 5"), 33u);
+  EXPECT_EQ(LoggerPrefixEnd("Epoch   Batch   loss"), 0u);
+  TableCells header = SplitCells("2021-01-26 02:42:23 [INFO]:    Epoch       Batch       box     total      time");
+  TableCells row = SplitCells("2021-01-26 03:03:45 [INFO]:    29/29     160/165   0.00712     -13.9      7.17");
+  ASSERT_TRUE(IsHeaderRow(header));
+  ASSERT_TRUE(IsValueRow(row));
+  EXPECT_EQ(JoinHeader(header, row), "Epoch: 29/29, Batch: 160/165, box: 0.00712, total loss: -13.9, time: 7.17");
+  // "total" beside a loss column stays what it is.
+  EXPECT_EQ(JoinHeader(SplitCells("step  loss  total"), SplitCells("5  0.3  12")), "step: 5, loss: 0.3, total: 12");
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);

@@ -191,6 +191,17 @@ TEST(ProgressScan, AnEpochRecordsDurationIsNoStepTimeForTheTaggerEither) {
   ProgressReport b = ScanProgress(per_batch);
   ASSERT_TRUE(b.step_time_s.has_value());
   EXPECT_DOUBLE_EQ(*b.step_time_s, 0.01116);
+  // Any key with a unit of seconds or longer is the epoch's duration too,
+  // whatever a tagger makes of it; milliseconds ("bch(ms)") time a batch.
+  Result<FieldTagger> eager = FieldTagger::Parse("kl=cost\tstep_time\t10\nkl=bch\tstep_time\t10\n");
+  ASSERT_TRUE(eager.ok());
+  ProgressScanOptions with_eager;
+  with_eager.tagger = &*eager;
+  ProgressReport c = ScanProgress({"====> Epoch: 6024, cost 14.32 s", "====> Epoch: 6025, cost 14.33 s"}, with_eager);
+  EXPECT_FALSE(c.step_time_s.has_value());
+  ProgressReport d = ScanProgress({"epoch: 61 | bch(ms): 895.79 | loss: 0.38910"}, with_eager);
+  ASSERT_TRUE(d.step_time_s.has_value());
+  EXPECT_NEAR(*d.step_time_s, 0.89579, 1e-12);
 }
 
 TEST(ProgressScan, AnEpochSummarysTimeInTheRegionTimesNoStep) {
