@@ -389,8 +389,14 @@ ProgressReport ProgressScan::FinishNow() const {
   r.step = a.line.step;
 
   // Each field from the anchor itself, else the newest line of the region.
+  // A line of the region that prints the anchor's own step is of its record
+  // (Caffe: "Iteration 179980 (3.1 iter/s), loss = 0.33" under "Iteration
+  // 179980, lr = 1e-05"): it comes before the step-less lines between them.
   auto pick = [&](auto has) -> const Entry* {
     if (has(a.line)) return &a;
+    if (a.line.step)
+      for (size_t i = 0; i < end; ++i)
+        if (entries_[i].line.step == a.line.step && has(entries_[i].line)) return &entries_[i];
     for (size_t i = 0; i < end; ++i)
       if (has(entries_[i].line)) return &entries_[i];
     return nullptr;

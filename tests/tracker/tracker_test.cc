@@ -219,6 +219,22 @@ TEST(ProgressScan, AnEpochSummarysTimeInTheRegionTimesNoStep) {
   EXPECT_TRUE(InterpretLine("----- Epoch[100/100], Train Loss: 0.2982, time: 173.40").epoch_as_step.has_value());
 }
 
+TEST(ProgressScan, ALineOfTheAnchorsOwnStepComesBeforeStepLessLines) {
+  std::vector<std::string> lines = {
+      "I0404 10:45:47.297338 27758 sgd_solver.cpp:105] Iteration 179960, lr = 1e-05",
+      "I0404 10:45:53.668644 27758 solver.cpp:219] Iteration 179980 (3.13927 iter/s, 6.37091s/20 iters), loss = 0.329813",
+      "I0404 10:45:53.668695 27758 solver.cpp:238]     Train net output #3: rpn_cls_loss = 0.0170363 (* 1 = 0.0170363 loss)",
+      "I0404 10:45:53.668705 27758 sgd_solver.cpp:105] Iteration 179980, lr = 1e-05"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport r = ScanProgress(lines, grammar_only);
+  EXPECT_EQ(r.step, 179980);
+  ASSERT_TRUE(r.loss.has_value());
+  EXPECT_DOUBLE_EQ(*r.loss, 0.329813);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 1 / 3.13927, 1e-9);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
