@@ -407,13 +407,21 @@ ProgressReport ProgressScan::FinishNow() const {
       used.insert(e->index);
     }
   }
+  // An epoch summary printed before a step record ("Epoch 55/400 Train
+  // Loss: 0.0669" above epoch 56's bar) closed an earlier epoch: its loss is
+  // not the step's.
+  auto earlier_epoch = [&](const Entry& e) {
+    return a.line.step && !e.line.step && e.line.epoch_as_step && e.index < a.index;
+  };
   const Entry* loss_src = pick([](const ProgressLine& p) { return p.loss.has_value(); });
+  if (loss_src && earlier_epoch(*loss_src)) loss_src = nullptr;
   if (!loss_src) {
     // A metrics logger that prints every few steps beside a per-step bar
     // ("{'loss': …}" then tqdm refreshes): its newest record, within the
     // samples read, holds the loss.
     for (size_t i = end; i < entries_.size() && !loss_src; ++i)
       if (entries_[i].line.layout != a.line.layout && entries_[i].line.loss) loss_src = &entries_[i];
+    if (loss_src && earlier_epoch(*loss_src)) loss_src = nullptr;
   }
   if (loss_src) {
     r.loss = loss_src->line.loss;

@@ -235,6 +235,23 @@ TEST(ProgressScan, ALineOfTheAnchorsOwnStepComesBeforeStepLessLines) {
   EXPECT_NEAR(*r.step_time_s, 1 / 3.13927, 1e-9);
 }
 
+TEST(ProgressScan, AnEarlierEpochsSummaryLossIsNotTheStepsLoss) {
+  std::vector<std::string> lines = {
+      "Epoch 55/400 train: 100%|██████████| 2590/2590 [00:18<00:00, 138.01it/s]",
+      "[SeqAR-Diffusion] Epoch 55/400 Train Loss: 0.0669 | Val Loss: 0.0698",
+      "Epoch 56/400 train:  65%|██████▌   | 1695/2590 [00:12<00:06, 138.07it/s]"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport r = ScanProgress(lines, grammar_only);
+  EXPECT_EQ(r.step, 1695);
+  EXPECT_FALSE(r.loss.has_value());
+  // A summary printed after the step records is still read (its epoch's).
+  ProgressReport after = ScanProgress({lines[0], lines[1]}, grammar_only);
+  EXPECT_EQ(after.step, 2590);
+  ASSERT_TRUE(after.loss.has_value());
+  EXPECT_DOUBLE_EQ(*after.loss, 0.0669);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
