@@ -180,8 +180,12 @@ void ProgressScan::ReadTail() {
 }
 
 bool ProgressScan::HeadsRecord(const ProgressLine& p, int64_t index) const {
-  if (p.is_training || p.is_eval || !p.step || p.step_positional || p.Facts() != 1 + (p.total_steps ? 1 : 0))
-    return false;
+  if (p.is_training || p.is_eval || p.step_positional) return false;
+  // A step alone, or an epoch alone ("Train Epoch: 70/70 ..." over
+  // "    total_loss: 8.9992 time: 10m 8s": an epoch-level record).
+  bool step_head = p.step && p.Facts() == 1 + (p.total_steps ? 1 : 0);
+  bool epoch_head = !p.step && p.epoch_as_step && p.Facts() == 0;
+  if (!step_head && !epoch_head) return false;
   return StepLessRecordBelow(index);
 }
 

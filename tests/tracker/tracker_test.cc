@@ -252,6 +252,19 @@ TEST(ProgressScan, AnEarlierEpochsSummaryLossIsNotTheStepsLoss) {
   EXPECT_DOUBLE_EQ(*after.loss, 0.0669);
 }
 
+TEST(ProgressScan, AnEpochLineHeadsTheIndentedRecordBelowIt) {
+  std::vector<std::string> lines = {"Train Epoch: 69/70 ...", "    total_loss: 9.0127 time: 10m 8s",
+                                    "Train Epoch: 70/70 ...", "    total_loss: 8.9992 time: 10m 8s",
+                                    "Test Epoch: 70 ...",     "    ave: 95.5333"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport r = ScanProgress(lines, grammar_only);
+  EXPECT_FALSE(r.step.has_value());
+  EXPECT_FALSE(r.step_time_s.has_value());  // the epoch's 10m 8s is no step's
+  ASSERT_TRUE(r.loss.has_value());
+  EXPECT_DOUBLE_EQ(*r.loss, 8.9992);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
