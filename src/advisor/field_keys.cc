@@ -152,18 +152,23 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"dataset"}) || Is(w, {"dataset", "name"}) || Is(w, {"data", "name"}) || Is(w, {"dataset", "type"}) ||
       Is(w, {"train", "dataset"}) || Is(w, {"train", "dataset", "name"}) || Is(w, {"datasets"}) ||
       Is(w, {"dataset", "id"}) || Is(w, {"data", "set"}) || Is(w, {"dataset", "names"}) ||
-      Is(w, {"mixture", "or", "task", "name"}))
+      Is(w, {"mixture", "or", "task", "name"}) || Is(w, {"mixture", "name"}) || Is(w, {"dset"}) ||
+      Is(w, {"training", "dataset"}) || Is(w, {"training", "dataset", "name"}) || Is(w, {"train", "dataset", "id"}) ||
+      // open-instruct style mixers: "org/data 512 org/other 0.5" (the extractor keeps the first).
+      Is(w, {"dataset", "mixer", "list"}) || Is(w, {"mixer", "list"}) || Is(w, {"dataset", "mixer"}))
     return {"dataset", 3};
   if (Is(w, {"data"}) || Is(w, {"data", "path"}) || Is(w, {"data", "dir"}) || Is(w, {"train", "file"}) ||
       Is(w, {"train", "data"}) || Is(w, {"dataset", "path"}) || Is(w, {"train", "data", "path"}) ||
       Is(w, {"data", "file"}) || Is(w, {"dataset", "dir"}) || Is(w, {"train", "dir"}) || Is(w, {"data", "config"}) ||
       Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}) ||
       Is(w, {"training", "files"}) || Is(w, {"train", "filelist"}) || Is(w, {"training", "file"}) ||
-      Is(w, {"train", "manifest"}) || Is(w, {"train", "jsonl"}))
+      Is(w, {"train", "manifest"}) || Is(w, {"train", "jsonl"}) || Is(w, {"train", "dataset", "path"}) ||
+      Is(w, {"training", "dataset", "path"}))
     return {"dataset", 2};
   // Reinforcement learning trains on an environment.
   if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||
-      Is(w, {"gym", "id"}) || Is(w, {"env", "type"}) || ((Is(w, {"id"}) || Is(w, {"name"})) && Is(parent_last, {"env"})))
+      Is(w, {"gym", "id"}) || Is(w, {"env", "type"}) || ((Is(w, {"id"}) || Is(w, {"name"})) && Is(parent_last, {"env"})) ||
+      Is(w, {"environment", "name"}) || Is(w, {"game"}) || Is(w, {"game", "name"}))  // Atari: --game Pong
     return {"dataset", 2};
   if (w.size() == 3 && HasAny(w, {"instance", "source", "input", "train", "training"}) && Has(w, "data") &&
       HasAny(w, {"dir", "root", "path", "folder"}))
@@ -176,7 +181,7 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (data_parent && Is(w, {"name"})) return {"dataset", 3};  // a data section's name over its loader type
   // A data section's path or hub id names the data over its type (a loader
   // class or a prompt format: `datasets: [{path: org/data, type: alpaca}]`).
-  if (data_parent && (Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"local"}) || Is(w, {"hf", "name"})))
+  if (data_parent && (Is(w, {"path"}) || Is(w, {"id"}) || Is(w, {"local"}) || Is(w, {"hf", "name"}) || Is(w, {"repo", "id"})))
     return {"dataset", 3};
   if (data_parent && (Is(w, {"type"}) || Is(w, {"target"}) || Is(w, {"class", "path"})))
     return {"dataset", 2};

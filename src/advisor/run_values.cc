@@ -228,7 +228,12 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix))
         name = name.substr(0, name.size() - std::string(suffix).size());
   }
-  if (dataset && std::count(name.begin(), name.end(), '_') >= 2) {
+  // A registered task's versioned name (glue_mrpc_v002, wmt_t2t_ende_v003: seqio/TFDS) is kept whole.
+  size_t vpos = Lower(name).rfind("_v");
+  bool versioned = vpos != std::string::npos && vpos + 2 < name.size() &&
+                   std::all_of(name.begin() + vpos + 2, name.end(),
+                               [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+  if (dataset && !versioned && std::count(name.begin(), name.end(), '_') >= 2) {
     // A long file-like name that starts with known data: ljs_audio_text_train_filelist → ljs.
     std::string known = LexiconPrefix("data", name);
     if (known.size() >= 3 && known.size() < name.size() &&

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "advisor/field_keys.h"
 #include "advisor/metadata_extractor.h"
+#include "advisor/run_values.h"
 #include "repo/snapshot.h"
 
 namespace schedmate {
@@ -154,6 +156,26 @@ TEST(ExtractionKinds, RegistryEntryHandsItsSettingsToABuilder) {
   EXPECT_EQ(md.iteration_type, "step");
   EXPECT_EQ(md.batch_size, 8);
   EXPECT_EQ(md.learning_rate, 1e-4);
+}
+
+// Dataset keys as public training code spells them: a training dataset's path
+// or hub id, a dataset section's repo_id, an abbreviated --dset, a seqio
+// mixture, an open-instruct mixer list, an Atari game or gym environment
+// name; a registered task's versioned name is kept whole.
+TEST(ExtractionKinds, DatasetKeysAndNames) {
+  for (const char* key : {"train_dataset_path", "training_dataset", "dataset.repo_id", "dset", "MIXTURE_NAME",
+                          "dataset_mixer_list", "game", "game_name", "environment_name"})
+    EXPECT_EQ(ClassifyKey(key).field, "dataset") << key;
+  EXPECT_EQ(ClassifyKey("eval_dataset_path").field, "");
+  std::string why;
+  EXPECT_EQ(NameOf("glue_mrpc_v002", true, &why), "glue_mrpc_v002");
+  EXPECT_EQ(NameOf("ljs_audio_text_train_filelist", true, &why), "ljs");
+  Repo r("mixer");
+  r.File("finetune.py",
+         "import argparse\np = argparse.ArgumentParser()\n"
+         "p.add_argument('--dataset_mixer_list', nargs='+', default=None)\n");
+  EXPECT_EQ(r.Extract("python finetune.py --dataset_mixer_list 'allenai/some-sft-mixture 512 org/other 0.5'").dataset,
+            "allenai/some-sft-mixture");
 }
 
 }  // namespace
