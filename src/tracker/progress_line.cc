@@ -663,4 +663,15 @@ std::vector<std::string> VocabularyHints(const ScannedField& f) {
 
 ProgressLine InterpretLine(std::string_view line) { return InterpretScanned(ScanLine(line)); }
 
+bool AnnouncesEvaluation(const ScannedLine& s) {
+  if (s.words.empty() || s.words.size() > 6 || s.fields.size() > 1 || s.has_bar) return false;
+  if (s.fields.size() == 1 && (!s.fields[0].integer || !IsEpochKey(LastWord(s.fields[0].key)))) return false;
+  bool eval = false;
+  for (const auto& w : s.words) {
+    if (IsNonTrainingWord(w)) return false;
+    eval = eval || IsEvalWord(w);
+  }
+  return eval;
+}
+
 }  // namespace schedmate

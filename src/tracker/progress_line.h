@@ -47,6 +47,10 @@ struct ProgressLine {
 ProgressLine InterpretLine(std::string_view line);
 ProgressLine InterpretScanned(const ScannedLine& scanned);
 
+// A line that announces an evaluation pass and prints no record ("Evaluation",
+// "Test on Epoch 30", "Validating..."): at most an epoch number.
+bool AnnouncesEvaluation(const ScannedLine& s);
+
 // A record's layout: its keys in order (counters as "#/#", parenthesised
 // values left out) and whether it draws a bar. Records of one logger share it.
 std::string LayoutSignature(const ScannedLine& s);

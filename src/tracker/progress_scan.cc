@@ -140,10 +140,12 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
     if (!candidate && !StepLessRecordBelow(index)) {
       rejected_index_ = index;
       rejected_.assign(it->data(), it->size());
+      if (OnlyBareBars()) DropAnnouncedBars(ScanLine(*it));
       continue;
     }
     ScannedLine scanned = ScanLine(*it);
     ProgressLine p = InterpretScanned(scanned);
+    if (!p.is_training && OnlyBareBars()) DropAnnouncedBars(scanned);
     bool head = HeadsRecord(p, index);
     if (!candidate && !head) continue;
     kept = true;
@@ -167,6 +169,32 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
     ++stats_.kept_lines;
     stats_.kept_bytes += static_cast<int64_t>(line.size()) + 1;
   }
+}
+
+// A bar without a description ("100%|███| 20/20 [00:00<00:00, 176.09it/s]")
+// that prints no loss says nothing of what it counts.
+static bool IsBareBar(const ScannedLine& s, const ProgressLine& p) {
+  if (!s.has_bar || p.loss) return false;
+  for (const auto& f : s.fields)
+    if (!f.key.empty()) return false;
+  return true;
+}
+
+bool ProgressScan::OnlyBareBars() const {
+  if (entries_.empty()) return false;
+  for (const auto& e : entries_)
+    if (!IsBareBar(e.scanned, e.line)) return false;
+  return true;
+}
+
+// A line that announces an evaluation ("Evaluation", "Test on Epoch 30",
+// "Validating ...") above the newest records, all bare bars: those bars
+// count the evaluation's batches, not training steps.
+void ProgressScan::DropAnnouncedBars(const ScannedLine& announcement) {
+  if (!AnnouncesEvaluation(announcement)) return;
+  entries_.clear();
+  train_and_eval_.clear();
+  Reanchor();
 }
 
 void ProgressScan::ReadTail() {

@@ -149,6 +149,8 @@ class ProgressScan {
   int first_step_ = -1;         // the anchor once a step is seen
   std::set<int64_t> anchor_steps_;  // distinct steps of the anchor's layout
   std::vector<std::pair<int64_t, std::string>> context_;
+  bool OnlyBareBars() const;
+  void DropAnnouncedBars(const ScannedLine& announcement);
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
   int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
   std::string rejected_;

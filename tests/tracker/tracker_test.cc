@@ -265,6 +265,29 @@ TEST(ProgressScan, AnEpochLineHeadsTheIndentedRecordBelowIt) {
   EXPECT_DOUBLE_EQ(*r.loss, 8.9992);
 }
 
+TEST(ProgressScan, BareBarsAfterAnEvaluationAnnouncementAreNotTraining) {
+  std::vector<std::string> lines = {
+      "Epoch 30[3216/5011]: loss:0.02710, lr:0.00000, batch time:0.3112, data time:0.0003",
+      "Epoch 30[4816/5011]: loss:0.01737, lr:0.00000, batch time:0.3103, data time:0.0002",
+      "Epoch 30 training ends, total 99.33s",
+      "Test on Epoch 30",
+      "100%|█████████████████████████████████████████| 310/310 [00:31<00:00,  9.69it/s]",
+      "Evaluation",
+      "100%|██████████████████████████████████████████| 20/20 [00:00<00:00, 176.09it/s]",
+      "mAP: 0.946737"};
+  ProgressScanOptions grammar_only;
+  grammar_only.tagger = nullptr;
+  ProgressReport r = ScanProgress(lines, grammar_only);
+  EXPECT_EQ(r.step, 4816);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_DOUBLE_EQ(*r.step_time_s, 0.3103);
+  // Without an announcement the bar is read.
+  ProgressReport bar = ScanProgress({lines[1], lines[4]}, grammar_only);
+  EXPECT_EQ(bar.step, 310);
+  EXPECT_FALSE(AnnouncesEvaluation(ScanLine("Downloading test set")));
+  EXPECT_FALSE(AnnouncesEvaluation(ScanLine("val loss 0.3")));
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
