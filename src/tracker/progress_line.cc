@@ -41,7 +41,7 @@ bool IsNonTrainingWord(std::string_view w) {
   return In(w, {"downloading", "download", "loading", "uploading", "upload", "extracting",
                 "tokenizing", "tokenize", "map", "filter", "preprocessing", "processing",
                 "saving", "writing", "reading", "resolving", "fetching", "compiling",
-                "building", "shards", "caching", "unpacking", "copying", "generating"});
+                "building", "shards", "caching", "unpacking", "copying", "generating", "finding"});
 }
 
 // Rank of a key as the step index; lower wins, -1 = not a step key.

@@ -462,6 +462,12 @@ TEST(FieldScanner, HeaderTablesBehindALoggersStamp) {
   EXPECT_EQ(JoinHeader(SplitCells("step  loss  total"), SplitCells("5  0.3  12")), "step: 5, loss: 0.3, total: 12");
 }
 
+TEST(ProgressLine, ALearningRateFinderBarIsNotTraining) {
+  ProgressLine p = InterpretLine("Finding best initial lr: 100%|██████████| 100/100 [00:02<00:00, 33.79it/s]");
+  EXPECT_FALSE(p.is_training);
+  EXPECT_TRUE(InterpretLine("Epoch 27: 100%|██████████| 32/32 [00:00<00:00, 323.33it/s, loss=1.52]").is_training);
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
