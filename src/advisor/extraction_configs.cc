@@ -23,6 +23,15 @@ const std::set<std::string>& IncludeKeys() {
   return k;
 }
 
+// A Hydra choice in the model's config group (`model=s4`, `- /model: s4`)
+// names the model, weakly: a name the chosen file gives wins.
+void NoteModelGroupChoice(State& st, const std::string& group, const std::string& option, const std::string& from,
+                          int prec) {
+  std::string last = group.substr(group.rfind('/') == std::string::npos ? 0 : group.rfind('/') + 1);
+  if (last != "model" && last != "arch" && last != "network" && last != "net") return;
+  st.SetField("model_name", "<" + last + " config group>", option, from, 0, prec, 1);
+}
+
 void ReadYaml(State& st, const std::string& path, const std::string& text, int prec, const std::string& group,
               int depth) {
   auto cfg = ParseConfig(text, path);
@@ -54,6 +63,7 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
       std::string p = JoinPath(base, rel);
       if (!st.files.count(p)) continue;
       ReadConfigFile(st, p, prec, g.empty() ? group : g, depth + 1);
+      NoteModelGroupChoice(st, g, option, path, prec);
       break;
     }
   }
@@ -381,8 +391,15 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     for (const auto& seg : KeyWords(DirOf(*p)))
       model_dir =
           model_dir || seg == "models" || seg == "model" || seg == "arch" || seg == "archs" || seg == "networks";
+    // A Python config that names its model plainly (`model = 'PixArt_XL_2'`, not a dict of
+    // parts) says more than its file name.
+    auto plain = st.values.find("model");
+    bool plain_model =
+        plain != st.values.end() && plain->second.precedence >= kConfig && !plain->second.value.empty() &&
+        std::all_of(plain->second.value.begin(), plain->second.value.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
     if (EndsWith(*p, ".py") && st.base_configs.count(*p))
-      st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 3);  // OpenMMLab-style: named after the model
+      st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, plain_model ? 1 : 3);  // OpenMMLab-style
     else if (EndsWith(*p, ".py"))
       st.SetField("model_name", "<config file>", stem, *p, 0, kConfig, 1);
     else if (model_dir)
@@ -410,6 +427,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
       if (st.files.count(p)) {
         ReadConfigFile(st, p, kConfig, k, 0);
         group_choices.insert(k);
+        NoteModelGroupChoice(st, k, v, "<command>", kConfig);
       }
     }
   }

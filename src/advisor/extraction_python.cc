@@ -107,22 +107,33 @@ void NoteModelInstance(State& st, const PyAssign& a, const std::string& path, in
     return;
   // Parallelism and loading wrappers (DistributedModelParallel, DetectMultiBackend) and a
   // family's task-head classes (GLMForSequenceClassification: the checkpoint names the model).
-  if (size_t f = v.find("For"); f != std::string::npos && f > 0 && f + 3 < v.size() &&
-                                  std::isupper(static_cast<unsigned char>(v[f + 3])))
+  if (size_t f = v.find("For");
+      f != std::string::npos && f > 0 && f + 3 < v.size() && std::isupper(static_cast<unsigned char>(v[f + 3])))
     return;
   // In an RL library's run the network is the policy's function approximator; the algorithm names the model.
   for (const char* rl : {"tianshou", "stable_baselines3", "sb3_contrib", "rl_games", "rllib", "ray"})
     if (st.entry_imports.count(rl)) return;
   for (const auto& x : KeyWords(v))
-    if (x == "parallel" || x == "distributed" || x == "backend" || x == "bucket" || x == "wrapper" ||
-        x == "sharded" || x == "for")
+    if (x == "parallel" || x == "distributed" || x == "backend" || x == "bucket" || x == "wrapper" || x == "sharded" ||
+        x == "for")
       return;
   std::vector<std::string> w = KeyWords(a.target);
   bool model_var = a.target == "model" || a.target == "net" || a.target == "network" ||
                    (w.size() == 2 && (w[0] == "model" || w[0] == "net") && w[1] == Lower(v));  // model_bert4rec
   if (!model_var) return;
-  if (!LexiconWordIn("name", v).empty())
-    st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
+  if (!LexiconWordIn("name", v).empty()) st.SetField("model_name", "<model = Class(...)>", v, path, a.line, prec, 1);
+}
+
+// `sys.argv[1] if len(sys.argv) > 1 else "distilbert-base-uncased"`: a
+// script's own command-line default is the literal after `else`.
+std::optional<std::string> ArgvDefault(const State& st, const PyValue& v) {
+  if (v.kind != PyValue::Kind::kOther || v.text.find("sys.argv") == std::string::npos) return std::nullopt;
+  size_t e = v.text.rfind(" else ");
+  if (e == std::string::npos || v.text.find("sys.argv") > e) return std::nullopt;
+  PythonFacts tail = ParsePython("_default = " + v.text.substr(e + 6) + "\n");
+  for (const auto& a : tail.assigns)
+    if (a.target == "_default") return st.Literal(a.value);
+  return std::nullopt;
 }
 
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
@@ -162,8 +173,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     }
     // Within one file the first binding is the default; later ones are usually
     // conditional (`if debug: self.train_batch_size = 8`).
-    if (auto v = st.Literal(a.value); v && first_in_file.insert(NormalKey(a.target)).second)
-      st.Set(a.target, *v, path, a.line, prec);
+    std::optional<std::string> v = st.Literal(a.value);
+    if (!v) v = ArgvDefault(st, a.value);
+    if (v && first_in_file.insert(NormalKey(a.target)).second) st.Set(a.target, *v, path, a.line, prec);
   }
   for (const auto& k : py.classes) st.bases[k.name] = k.bases;
   for (const auto& c0 : py.calls) {

@@ -131,7 +131,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
   if (Is(w, {"model", "id"})) return {"model_name", 2};  // a hub id, or a run's id (ETTh1_96_96)
   if (Is(w, {"model"}) || Is(w, {"model", "name"}) || Is(w, {"arch"}) || Is(w, {"architecture"}) ||
       Is(w, {"model", "arch"}) || Is(w, {"model", "architecture"}) || Is(w, {"model", "type"}) ||
-      Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}))
+      Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}) || Is(w, {"model", "source"}))
     return {"model_name", 2};
   if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
       Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}) || Is(w, {"model", "card"}))
@@ -287,7 +287,9 @@ KeyField ClassifyKey(std::string_view key) {
   if (Is(w, {"world", "size"}) || Is(w, {"distributed", "world", "size"})) return {"world_size", 2};
   if ((Is(w, {"name"}) || Is(w, {"type"})) && (Is(parent_last, {"algo"}) || Is(parent_last, {"algorithm"})))
     return {"model_name", 2};
-  if (Is(w, {"alg"}) || Is(w, {"algo"}) || Is(w, {"algorithm"})) return {"model_name", 2};  // RL: --alg=ppo2
+  if (Is(w, {"alg"}) || Is(w, {"algo"}) || Is(w, {"algorithm"}) || Is(w, {"algo", "name"}) ||
+      Is(w, {"algorithm", "name"}) || Is(w, {"agent", "name"}))
+    return {"model_name", 2};  // RL: --alg=ppo2, algo_name: bc, --agent_name=dqn
   if ((Is(w, {"task", "name"}) || Is(w, {"task", "names"})) &&
       !HasAny(parent_words, {"trainer", "engine", "runner", "logging", "wandb"}))
     return {"dataset", 1};  // GLUE-style task names

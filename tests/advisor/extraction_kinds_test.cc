@@ -178,5 +178,32 @@ TEST(ExtractionKinds, DatasetKeysAndNames) {
             "allenai/some-sft-mixture");
 }
 
+// Where runs name their model besides a model key: a Hydra choice in the
+// model config group, an RL algorithm's or agent's name, a model_source, a
+// script's own sys.argv default, and a Python config's plain `model = '…'`
+// (over the config file's stem).
+TEST(ExtractionKinds, ModelNameKinds) {
+  for (const char* key : {"algo_name", "agent_name", "model.model_source"})
+    EXPECT_EQ(ClassifyKey(key).field, "model_name") << key;
+  Repo r("model_kinds");
+  r.File("train.py",
+         "import hydra\n@hydra.main(config_path='configs', config_name='config')\n"
+         "def main(cfg):\n    pass\n");
+  r.File("configs/config.yaml", "defaults:\n  - model: s4\n  - _self_\ntrainer:\n  max_epochs: 5\n");
+  r.File("configs/model/s4.yaml", "n_layers: 4\nd_model: 256\n");
+  r.File("configs/model/lstm.yaml", "n_layers: 2\n");
+  EXPECT_EQ(r.Extract("python train.py").model_name, "s4");
+  EXPECT_EQ(r.Extract("python train.py model=lstm").model_name, "lstm");
+  r.File("sts.py",
+         "import sys\nfrom sentence_transformers import SentenceTransformer\n"
+         "model_name = sys.argv[1] if len(sys.argv) > 1 else 'distilbert-base-uncased'\n"
+         "train_batch_size = 16\nmodel = SentenceTransformer(model_name)\n");
+  EXPECT_EQ(r.Extract("python sts.py").model_name, "distilbert-base-uncased");
+  r.File("tools/train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('config')\n");
+  r.File("cfgs/_base_/default.py", "num_epochs = 10\n");
+  r.File("cfgs/net_xl2_img256_sam.py", "_base_ = ['./_base_/default.py']\nmodel = 'Net_XL_2'\nimage_size = 256\n");
+  EXPECT_EQ(r.Extract("python tools/train.py cfgs/net_xl2_img256_sam.py").model_name, "Net_XL_2");
+}
+
 }  // namespace
 }  // namespace schedmate
