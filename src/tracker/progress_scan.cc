@@ -188,11 +188,15 @@ bool ProgressScan::OnlyBareBars() const {
 }
 
 // A line that announces an evaluation ("Evaluation", "Test on Epoch 30",
-// "Validating ...") above the newest records, all bare bars: those bars
-// count the evaluation's batches, not training steps.
+// "Validating ...") above the newest records, all bare bars: the bars of
+// the pass right after it (one count, "0/310" … "310/310") count the
+// evaluation's batches, not training steps. A bar of another count after
+// them is training resumed ("***** Running Evaluation *****", the eval
+// bar, then the training bar again) and stays.
 void ProgressScan::DropAnnouncedBars(const ScannedLine& announcement) {
   if (!AnnouncesEvaluation(announcement)) return;
-  entries_.clear();
+  std::optional<int64_t> total = entries_.back().line.total_steps;
+  while (!entries_.empty() && entries_.back().line.total_steps == total) entries_.pop_back();
   train_and_eval_.clear();
   Reanchor();
 }

@@ -284,6 +284,13 @@ TEST(ProgressScan, BareBarsAfterAnEvaluationAnnouncementAreNotTraining) {
   // Without an announcement the bar is read.
   ProgressReport bar = ScanProgress({lines[1], lines[4]}, grammar_only);
   EXPECT_EQ(bar.step, 310);
+  // Training resumed after the evaluation pass (another count) stays.
+  ProgressReport resumed = ScanProgress({"***** Running Evaluation *****", "  Num examples = 500",
+                                         "100%|██████████| 63/63 [00:09<00:00,  6.61it/s]",
+                                         "  5%|▌         | 100/1856 [04:16<13:02:24, 25.43s/it]"},
+                                        grammar_only);
+  EXPECT_EQ(resumed.step, 100);
+  EXPECT_EQ(resumed.total_steps, 1856);
   EXPECT_FALSE(AnnouncesEvaluation(ScanLine("Downloading test set")));
   EXPECT_FALSE(AnnouncesEvaluation(ScanLine("val loss 0.3")));
 }
