@@ -136,6 +136,18 @@ std::optional<std::string> ArgvDefault(const State& st, const PyValue& v) {
   return std::nullopt;
 }
 
+// A dtype keyword given as the library's name for a half precision
+// (MixedPrecision(param_dtype=torch.bfloat16), dtype=jnp.float16): that
+// precision, as a setting of the key. (float32 names were tried: they are
+// mostly casts beside an autocast, dev +1 / -2; so were local assignments
+// `param_dtype = torch.bfloat16`: +2 / -1.)
+std::optional<std::string> HalfDtypeName(const std::string& key, const PyValue& v) {
+  if (v.kind != PyValue::Kind::kName || key.find("dtype") == std::string::npos) return std::nullopt;
+  std::string dtype = LastSegment(v.text);
+  if (dtype == "bfloat16" || dtype == "float16" || dtype == "half") return dtype;
+  return std::nullopt;
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   NoteCliClasses(st, py);
@@ -335,7 +347,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       // A call's `epoch=` is the epoch it starts or resumes at (get_train_iterator(epoch=1),
       // load_checkpoint(epoch=0)), not how many the run trains for.
       if (k == "epoch") continue;
-      if (auto lit = st.Literal(v)) st.Set(k, *lit, path, c.line, prec);
+      if (auto lit = st.Literal(v))
+        st.Set(k, *lit, path, c.line, prec);
+      else if (auto half = HalfDtypeName(k, v))
+        st.Set(k, *half, path, c.line, prec);
     }
   }
 }

@@ -205,5 +205,16 @@ TEST(ExtractionKinds, ModelNameKinds) {
   EXPECT_EQ(r.Extract("python tools/train.py cfgs/net_xl2_img256_sam.py").model_name, "Net_XL_2");
 }
 
+// FSDP's MixedPrecision(param_dtype=torch.bfloat16) near the entry: the run
+// computes in bf16, as it does for param_dtype='bfloat16'.
+TEST(ExtractionKinds, HalfDtypeKeywordNamedByTheLibrary) {
+  Repo r("dtype_name");
+  r.File("dpo.py",
+         "import torch\nfrom torch.distributed.fsdp import MixedPrecision\n"
+         "def main():\n    mp = MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python dpo.py").precision, "bf16");
+}
+
 }  // namespace
 }  // namespace schedmate
