@@ -473,6 +473,7 @@ class Scanner {
     f.follows_bar = FollowsBar(before);
     i = Counter(i, integer, &f);
     i = RangeEnd(i, integer, &f);
+    i = NounAfter(i, integer, start, &f);
     i = Unit(i, &f);
     i = CompositeDuration(i, &f);
     if (i < s_.size() && IsDigit(s_[i])) return SkipToken(start);  // "3dgrut"
@@ -576,6 +577,26 @@ class Scanner {
     if (end < f->value) return i;
     f->value = end;
     return after;
+  }
+
+  // A count named after it ("finished 1000 iteration", "after 1200
+  // iterations,"): the step noun is its key. Not in parentheses ("84.5s(100
+  // iters)" counts the interval) and not before a key of its own ("1000
+  // steps: …").
+  size_t NounAfter(size_t i, bool integer, size_t start, ScannedField* f) {
+    if (!integer || f->total || !f->unit.empty() || i >= s_.size() || s_[i] != ' ') return i;
+    if (start > 0 && s_[start - 1] == '(') return i;
+    size_t w = i + 1, k = w;
+    while (k < s_.size() && IsAlpha(s_[k])) ++k;
+    std::string word;
+    for (size_t j = w; j < k; ++j) word += Lower(s_[j]);
+    if (word != "iteration" && word != "iterations" && word != "iter" && word != "iters" && word != "step" &&
+        word != "steps")
+      return i;
+    if (k < s_.size() && s_[k] != ',' && s_[k] != '.' && s_[k] != ';' && s_[k] != ')') return i;
+    if (k < s_.size() && s_[k] == '.' && k + 1 < s_.size() && IsDigit(s_[k + 1])) return i;
+    f->key = "iteration";
+    return k;
   }
 
   // "650 / 1891", "[19/678]": an integer over an integer.

@@ -468,6 +468,24 @@ TEST(ProgressLine, ALearningRateFinderBarIsNotTraining) {
   EXPECT_TRUE(InterpretLine("Epoch 27: 100%|██████████| 32/32 [00:00<00:00, 323.33it/s, loss=1.52]").is_training);
 }
 
+TEST(FieldScanner, ACountNamedAfterItsValue) {
+  ScannedLine s = ScanLine("[LightGBM] [Info] 2.436162 seconds elapsed, finished 1000 iteration");
+  ASSERT_EQ(s.fields.size(), 2u);
+  EXPECT_EQ(s.fields[1].key, "iteration");
+  EXPECT_DOUBLE_EQ(s.fields[1].value, 1000);
+  EXPECT_EQ(ScanLine("200 iter, 0 epoch / 100 epochs").fields[0].key, "iteration");
+  // An interval's count in parentheses, a noun that keys the next value.
+  EXPECT_EQ(ScanLine("Elapsed time: 84.5849s(100 iters) Margin: 0.4").fields[1].key, "");
+  EXPECT_EQ(ScanLine("warmup 500 steps: 20").fields[0].key, "warmup");
+  std::vector<std::string> lines = {"[Info] 2.434642 seconds elapsed, finished 999 iteration",
+                                    "[Info] Iteration:1000, training's log loss: 0.004583",
+                                    "[Info] 2.436162 seconds elapsed, finished 1000 iteration"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 1000);
+  ASSERT_TRUE(r.step_time_s.has_value());
+  EXPECT_NEAR(*r.step_time_s, 0.00152, 1e-9);
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
