@@ -631,7 +631,15 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (eval_keys && !out.loss && !out.step_time_s && !out.throughput) out.is_eval = true;
   if (non_training && !out.loss) out.is_eval = true;  // not training progress either
   if (out.step || b.has_counter) out.epoch_as_step.reset();
-  bool evidence = b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput || b.clock_s;
+  // A boosting round "[1500]\tvalidation_0-rmse:3.65873" prints its metrics
+  // each round: its round is the progress, whatever the metrics evaluate.
+  bool round_metrics = out.step_positional && scanned.fields.size() >= 2;
+  for (size_t i = 1; i < scanned.fields.size() && round_metrics; ++i) {
+    const ScannedField& f = scanned.fields[i];
+    round_metrics = !f.key.empty() && !f.total && !f.integer;  // named metrics, not "Channel 00/02 : 0 1 2 3"
+  }
+  bool evidence =
+      b.evidence || scanned.has_bar || out.loss || out.step_time_s || out.throughput || b.clock_s || round_metrics;
   out.is_training = !out.is_eval && evidence && (out.Facts() > 0 || out.epoch_as_step);
   out.is_train_and_eval = out.is_eval && !non_training && b.train_loss && out.step && out.loss;
   out.layout = StableHash(LayoutSignature(scanned));

@@ -282,10 +282,14 @@ void ProgressScan::DropLonePositionalSteps() {
   for (size_t i = 0; i < entries_.size(); ++i) {
     Entry e = entries_[i];
     if (e.line.step_positional) {
+      // Above the round printed before it: a repeat of an earlier round
+      // ("Stopping. Best iteration: [1093]" after [1500]) is no progress.
       bool climbed = false;
-      for (size_t j = i + 1; j < entries_.size() && !climbed; ++j)
-        if (entries_[j].line.layout == e.line.layout && entries_[j].line.step)
+      for (size_t j = i + 1; j < entries_.size(); ++j)
+        if (entries_[j].line.layout == e.line.layout && entries_[j].line.step) {
           climbed = *entries_[j].line.step < *e.line.step;
+          break;
+        }
       if (!climbed) {
         e.line.step.reset();
         e.line.step_positional = false;

@@ -295,6 +295,16 @@ TEST(ProgressScan, BareBarsAfterAnEvaluationAnnouncementAreNotTraining) {
   EXPECT_FALSE(AnnouncesEvaluation(ScanLine("val loss 0.3")));
 }
 
+TEST(ProgressScan, BoostingRoundsThatPrintOnlyAnEvaluationMetric) {
+  std::vector<std::string> lines = {"[1300]\tvalidation_0-rmse:3.65841", "[1400]\tvalidation_0-rmse:3.65839",
+                                    "[1500]\tvalidation_0-rmse:3.65873", "Stopping. Best iteration:",
+                                    "[1093]\tvalidation_0-rmse:3.65815"};
+  ProgressReport r = ScanProgress(lines);
+  ASSERT_EQ(r.status, ProgressReport::Status::kOk);
+  EXPECT_EQ(r.step, 1500);  // the repeat of the best round is no progress
+  EXPECT_FALSE(r.loss.has_value());
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
