@@ -148,6 +148,26 @@ std::optional<std::string> HalfDtypeName(const std::string& key, const PyValue& 
   return std::nullopt;
 }
 
+// The package's default config the code opens beside itself:
+// `os.path.join(os.path.dirname(__file__), "config", "default.yaml")` →
+// config/default.yaml (found from the file's directory). Only a file named
+// as defaults: a join to any other YAML is usually one of several choices.
+std::optional<std::string> DefaultConfigJoined(const PyCall& c) {
+  if (LastSegment(c.callee) != "join" || c.args.size() < 2 || c.args.size() > 6) return std::nullopt;
+  const PyValue& tail = c.args.back();
+  if (tail.kind != PyValue::Kind::kString || !(EndsWith(tail.text, ".yaml") || EndsWith(tail.text, ".yml")))
+    return std::nullopt;
+  std::string stem = tail.text.substr(tail.text.rfind('/') == std::string::npos ? 0 : tail.text.rfind('/') + 1);
+  stem = Lower(stem.substr(0, stem.find('.')));
+  if (stem != "default" && stem != "defaults" && stem != "base" && stem != "common") return std::nullopt;
+  std::string rel;
+  for (size_t i = 1; i < c.args.size(); ++i) {  // the first is the directory (`dirname(__file__)`, a variable)
+    if (c.args[i].kind != PyValue::Kind::kString) return std::nullopt;
+    rel += (rel.empty() ? "" : "/") + c.args[i].text;
+  }
+  return rel;
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   NoteCliClasses(st, py);
@@ -259,6 +279,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         c.args[0].kind == PyValue::Kind::kString &&
         (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
       st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
+    if (auto rel = DefaultConfigJoined(c)) st.code_configs.emplace_back(*rel, path);
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
       // absl: flags.DEFINE_integer("train_epochs", 90, "…")
       const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];

@@ -236,5 +236,24 @@ TEST(ExtractionKinds, NamedSectionsOverADefaultsMapping) {
   EXPECT_EQ(r.Extract("python agent/main.py --configs large").batch_size, 64);
 }
 
+// The package's default config the code opens beside itself
+// (os.path.join(os.path.dirname(__file__), "config", "default.yaml")) is the
+// run's base; a join to another YAML (one of several choices) is not read.
+TEST(ExtractionKinds, DefaultConfigTheCodeJoinsToItsDirectory) {
+  Repo r("joined_default");
+  r.File("src/main.py",
+         "import os\nimport yaml\n"
+         "def _defaults():\n"
+         "    with open(os.path.join(os.path.dirname(__file__), 'config', 'default.yaml')) as f:\n"
+         "        return yaml.safe_load(f)\n"
+         "def _other():\n"
+         "    return os.path.join(os.path.dirname(__file__), 'config', 'eval.yaml')\n");
+  r.File("src/config/default.yaml", "batch_size: 32\nlr: 0.0005\nt_max: 10000\n");
+  r.File("src/config/eval.yaml", "batch_size: 4\n");
+  WorkloadMetadata md = r.Extract("python3 src/main.py");
+  EXPECT_EQ(md.batch_size, 32);
+  EXPECT_EQ(md.learning_rate, 0.0005);
+}
+
 }  // namespace
 }  // namespace schedmate
