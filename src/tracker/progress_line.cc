@@ -603,6 +603,22 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (b.bar_count && out.loss && b.step_rank >= 0) out.step = b.bar_count;
   // Several component losses and no whole one: the run's loss is not printed.
   if (b.loss_rank == 2 && b.components >= 2) out.loss.reset();
+  // A loss key over a list of unnamed values ("loss:0.3555 0.3044 2.7294
+  // 0.1937"): the parts of the loss, none of them the whole.
+  for (size_t i = 0; i + 2 < scanned.fields.size() && out.loss; ++i) {
+    const ScannedField& f = scanned.fields[i];
+    if (KeyOf(f.key) != "loss" || f.value != *out.loss) continue;
+    int unnamed = 0;
+    for (size_t j = i + 1; j < scanned.fields.size(); ++j) {
+      const ScannedField& g = scanned.fields[j];
+      if (!g.key.empty() || !g.unit.empty() || g.parenthesised || g.total || g.integer) break;
+      ++unnamed;
+    }
+    if (unnamed >= 2) {
+      out.loss.reset();
+      out.loss_withheld = true;
+    }
+  }
   // DeepSpeed's timer prints "epoch/global_step, SamplesPerSec=…".
   if (b.deepspeed_timer && b.step_rank <= 0) {
     out.step = out.total_steps;

@@ -36,6 +36,10 @@ struct ProgressLine {
   // ("[400/3000] Train loss: 0.12, Valid loss: 0.13"): the run's record only
   // when the log prints no plain training records.
   bool is_train_and_eval = false;
+  // Only parts of the loss are printed, a list of unnamed values after the
+  // key: no tagger reads a whole loss into it. (Named components leave the
+  // tagger free: withholding there lost more logs than it gained.)
+  bool loss_withheld = false;
   // Identifies the line's layout (the ordered keys it prints), so samples of
   // one logger can be told from another's.
   uint64_t layout = 0;

@@ -771,7 +771,7 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
     r.step = t.step;
     if (!r.total_steps) r.total_steps = t.total_steps;
   }
-  if (t.loss && !r.loss) r.loss = t.loss;
+  if (t.loss && !r.loss && !a.line.loss_withheld) r.loss = t.loss;
   // A time the vocabulary read per step that the tagger reads as a clock or
   // a per-interval time ("Time 443.88s" every 500 updates) is replaced.
   bool clock = t.time_role == FieldRole::kIntervalTime || t.time_role == FieldRole::kCumulativeTime;

@@ -486,6 +486,18 @@ TEST(FieldScanner, ACountNamedAfterItsValue) {
   EXPECT_NEAR(*r.step_time_s, 0.00152, 1e-9);
 }
 
+TEST(ProgressLine, ALossKeyOverAListOfUnnamedValuesPrintsNoWholeLoss) {
+  ProgressLine p = InterpretLine("step: 3300/ 3305 loss:0.3555 0.3044 2.7294 0.1937 imps:28.4 lr: 0.0003");
+  EXPECT_EQ(p.step, 3300);
+  EXPECT_FALSE(p.loss.has_value());
+  EXPECT_TRUE(p.loss_withheld);
+  // A running average in parentheses, or one value, is still the loss.
+  EXPECT_DOUBLE_EQ(*InterpretLine("step: 3300/3305 loss: 0.3555 (0.3044) lr: 0.0003").loss, 0.3555);
+  std::vector<std::string> lines = {"step: 3200/ 3305 loss:0.3464 0.3009 2.7539 0.1878 imps:28.1 lr: 0.0045",
+                                    "step: 3300/ 3305 loss:0.3555 0.3044 2.7294 0.1937 imps:28.4 lr: 0.0003"};
+  EXPECT_FALSE(ScanProgress(lines).loss.has_value());  // nor the tagger's
+}
+
 TEST(FieldScanner, CamelCaseKeysAreWords) {
   ProgressLine p = InterpretLine(" | > Step:12/40  GlobalStep:5012  TotalLoss:0.4312  MelLoss:0.2100  StepTime:1.25");
   EXPECT_EQ(p.step, 12);
