@@ -10,6 +10,9 @@
 #                             (configs/sia/pollux.json) -> OUT/runs/pollux/<folder>/<file>.json
 #   as_you_go                 plain Sia without profiling (--runs sia --bootstrap as_you_go) on
 #                             philly, saturn, newtrace -> OUT/runs/as_you_go/<name>/<file>.json
+#   prefer_current            both runs with --prefer-current (ties keep the current
+#                             allocation) on philly, saturn, newtrace and scale rate_40,
+#                             rate_50 -> OUT/runs/prefer_current/<name>/<file>.json
 #   new                       scale, pollux, as_you_go
 # --max-files N runs only the first N files of each folder (natural order); the
 # README's tables say how many files each row has. Then writes OUT/README.md
@@ -34,10 +37,10 @@ declare -A want=()
 IFS=, read -ra parts <<< "$only"
 for p in "${parts[@]}"; do
   case "$p" in
-    all) for q in philly saturn newtrace scale pollux as_you_go; do want[$q]=1; done ;;
+    all) for q in philly saturn newtrace scale pollux as_you_go prefer_current; do want[$q]=1; done ;;
     new) for q in scale pollux as_you_go; do want[$q]=1; done ;;
-    philly|saturn|newtrace|scale|pollux|as_you_go) want[$p]=1 ;;
-    *) echo "error: --only: unknown part '$p' (philly, saturn, newtrace, scale, pollux, as_you_go, new, all)" >&2; exit 2 ;;
+    philly|saturn|newtrace|scale|pollux|as_you_go|prefer_current) want[$p]=1 ;;
+    *) echo "error: --only: unknown part '$p' (philly, saturn, newtrace, scale, pollux, as_you_go, prefer_current, new, all)" >&2; exit 2 ;;
   esac
 done
 bin=${SCHEDMATE:-build/bin/schedmate}
@@ -80,6 +83,16 @@ if [[ -n "${want[as_you_go]:-}" ]]; then
   for name in philly saturn newtrace; do
     run "as_you_go/$name" "configs/sia/$name.json" "$shared/traces/sia/workloads/$name" "$out/runs/as_you_go/$name" json \
       --runs sia --bootstrap as_you_go --json
+  done
+fi
+if [[ -n "${want[prefer_current]:-}" ]]; then
+  for name in philly saturn newtrace; do
+    run "prefer_current/$name" "configs/sia/$name.json" "$shared/traces/sia/workloads/$name" \
+      "$out/runs/prefer_current/$name" json --prefer-current --json
+  done
+  for r in rate_40 rate_50; do
+    run "prefer_current/$r" configs/sia/scale.json "$shared/traces/sia/workloads/scale/$r" \
+      "$out/runs/prefer_current/$r" json --prefer-current --json
   done
 fi
 python3 scripts/sia_summary.py "$out" "$shared" > "$out/README.md.tmp.$$"

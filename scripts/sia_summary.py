@@ -326,6 +326,45 @@ def as_you_go_table(out, shared):
                   f"{fmt(col(data, run, 'profile'))} | {vs} | {paper} |")
 
 
+def prefer_current_table(out, shared):
+    """Both runs with --prefer-current beside the same files' default runs (ties left to CBC)."""
+    root = out / "runs" / "prefer_current"
+    rows = []
+    for name, base_dir, rel in [("philly", "philly", "philly"), ("saturn", "saturn", "saturn"),
+                                ("newtrace", "newtrace", "newtrace"), ("rate_40", "scale/rate_40", "scale/rate_40"),
+                                ("rate_50", "scale/rate_50", "scale/rate_50")]:
+        if not (root / name).is_dir():
+            continue
+        tie = {f.stem: d for f, *d in both(outputs(root / name))}
+        base = {f.stem: d for f, *d in both(outputs(out / "runs" / base_dir))}
+        stems = [s for s in tie if s in base]
+        if not stems:
+            continue
+        pick = lambda src, run, key: [src[s][0][run][key] for s in stems]
+        chg = lambda src: [100 * (src[s][0]["sia+schedmate"]["avg"] / src[s][0]["sia"]["avg"] - 1) for s in stems]
+        restarts = lambda src, run: [src[s][0][run]["by_app"]["cifar10"]["restarts_per_job"] for s in stems
+                                     if "by_app" in src[s][0][run] and "cifar10" in src[s][0][run]["by_app"]]
+        r_base = restarts(base, "sia+schedmate")
+        r_tie = restarts(tie, "sia+schedmate")
+        rst = f"{fmt(r_base, 1)} → {fmt(r_tie, 1)}" if r_base and len(r_base) == len(r_tie) else ""
+        rows.append(f"| {name} ({of_total(len(stems), shared, 'traces/sia/workloads/' + rel)}) "
+                    f"| {fmt(pick(base, 'sia', 'avg'))} → {fmt(pick(base, 'sia+schedmate', 'avg'))} | {fmt(chg(base), 1)} % "
+                    f"| {fmt(pick(tie, 'sia', 'avg'))} → {fmt(pick(tie, 'sia+schedmate', 'avg'))} | {fmt(chg(tie), 1)} % "
+                    f"| {rst} |")
+    if not rows:
+        return
+    print("\n## Ties: keeping the current allocation (`--prefer-current`)\n")
+    print("`bash scripts/sia_experiments.sh --only prefer_current` (the same files and settings with "
+          "`sia --prefer-current`: among allocations of equal rounded utility each job keeps its current one). "
+          "Average JCT in hours, Sia → Sia + schedmate, mean ± std over the files both ran; the last column is "
+          "Sia + schedmate's restarts per cifar10 job (scale rows), default → prefer-current. Per-file outputs: "
+          "`runs/prefer_current/<workload>/<file>.json`.\n")
+    print("| workload (files) | default: Sia → Sia + schedmate | change | prefer-current: Sia → Sia + schedmate "
+          "| change | cifar10 restarts per job, Sia + schedmate |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
 def main():
     out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "docs/results/sia")
     shared = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else "../shared")
@@ -339,6 +378,7 @@ def main():
     as_you_go_table(out, shared)
     scale_table(out, shared)
     pollux_table(out, shared)
+    prefer_current_table(out, shared)
     notes = out / "NOTES.md"
     if notes.exists():
         print("\n" + notes.read_text().rstrip())
