@@ -21,18 +21,16 @@ std::string Norm(std::string s) {
   return out;
 }
 
-std::optional<Json> StoredMetadata(const HistoryRecord& r) {
-  if (r.metadata_json.empty()) return std::nullopt;
-  auto j = ParseJson(r.metadata_json, "metadata");
-  if (!j.ok() || !j->is_object()) return std::nullopt;
-  return *j;
+std::optional<std::string> Field(const Json& j, const char* field) {
+  auto it = j.find(field);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
 }
 
-std::optional<std::string> Field(const std::optional<Json>& j, const char* field) {
-  if (!j) return std::nullopt;
-  auto it = j->find(field);
-  if (it == j->end() || !it->is_string()) return std::nullopt;
-  return it->get<std::string>();
+std::optional<std::string> NormField(const Json& j, const char* field) {
+  auto v = Field(j, field);
+  if (v) *v = Norm(*v);
+  return v;
 }
 
 // The fields that say what is trained, as ToJson(WorkloadMetadata) names them.
@@ -47,47 +45,47 @@ bool Stated(const Json& j, const char* field) {
 }
 
 // The budget ratio query/match when both state one of the same kind.
-double BudgetScale(const WorkloadMetadata& md, const std::optional<Json>& j) {
-  if (!j || !md.training_iterations || *md.training_iterations <= 0) return 1.0;
-  auto it = j->find("training_iterations");
-  if (it == j->end() || !it->is_number() || it->get<double>() <= 0) return 1.0;
-  if (Field(j, "iteration_type") != md.iteration_type) return 1.0;
-  return static_cast<double>(*md.training_iterations) / it->get<double>();
+double BudgetScale(const WorkloadMetadata& md, const MetadataFacts& f) {
+  if (!md.training_iterations || *md.training_iterations <= 0) return 1.0;
+  if (!f.iterations || *f.iterations <= 0) return 1.0;
+  if (f.iteration_type != md.iteration_type) return 1.0;
+  return static_cast<double>(*md.training_iterations) / *f.iterations;
 }
 
 struct Used {
-  HistoryRecord record;
+  const std::string* job_id;
+  MatchCandidate record;
   double score, scale;
 };
 
 // The hits that may stand for the query: completed before `as_of_s`, stated
 // informatively, with the same model and dataset where both state them, and
 // within the tie margin of the best. Empty → `why` says what excluded them.
-std::vector<Used> SelectMatches(const WorkloadMetadata& md, const std::vector<IndexHit>& hits, HistoryStore& store,
-                                int64_t as_of_s, const EstimateOptions& o, std::string* why) {
+std::vector<Used> SelectMatches(const WorkloadMetadata& md, const std::vector<IndexHit>& hits,
+                                const CandidateLookup& lookup, int64_t as_of_s, const EstimateOptions& o,
+                                std::string* why) {
   std::vector<Used> used;
   int sparse = 0, differ = 0;
+  const std::optional<std::string> model = md.model_name ? std::optional(Norm(*md.model_name)) : std::nullopt;
+  const std::optional<std::string> data = md.dataset ? std::optional(Norm(*md.dataset)) : std::nullopt;
   for (const auto& h : hits) {
     if (used.size() >= o.k) break;
     if (!used.empty() && h.score < used.front().score - o.tie_margin) break;  // hits are best first
-    auto r = store.Get(h.job_id);
-    if (!r.ok() || !r->has_value()) continue;
-    const HistoryRecord& rec = **r;
-    if (rec.completed_at_s >= as_of_s) continue;  // belt and braces: never the future
-    auto meta = StoredMetadata(rec);
-    if (!meta || !SparseMetadataReason(*meta).empty()) {
+    const MatchCandidate* rec = lookup(h.job_id);
+    if (!rec) continue;
+    if (rec->completed_at_s >= as_of_s) continue;  // belt and braces: never the future
+    const MetadataFacts& f = *rec->facts;
+    if (!f.informative) {
       ++sparse;
       continue;
     }
-    auto model = Field(meta, "model_name");
-    auto data = Field(meta, "dataset");
-    bool same_model = !md.model_name || !model || Norm(*md.model_name) == Norm(*model);
-    bool same_data = !md.dataset || !data || Norm(*md.dataset) == Norm(*data);
+    bool same_model = !model || !f.model || *model == *f.model;
+    bool same_data = !data || !f.dataset || *data == *f.dataset;
     if (!same_model || !same_data) {
       ++differ;
       continue;
     }
-    used.push_back({rec, h.score, BudgetScale(md, meta)});
+    used.push_back({&h.job_id, *rec, h.score, BudgetScale(md, f)});
   }
   if (!used.empty()) return used;
   if (hits.empty())
@@ -109,6 +107,40 @@ std::string SparseMetadataReason(const Json& metadata) {
   if (stated >= kMinInformativeFields && names_it) return "";
   return std::to_string(stated) + " of the fields that say what is trained are known; a match needs " +
          std::to_string(kMinInformativeFields) + ", one of them the model or the dataset";
+}
+
+MetadataFacts FactsOfMetadata(const Json& metadata) {
+  MetadataFacts f;
+  if (!metadata.is_object() || !SparseMetadataReason(metadata).empty()) return f;
+  f.informative = true;
+  f.model = NormField(metadata, "model_name");
+  f.dataset = NormField(metadata, "dataset");
+  if (auto it = metadata.find("training_iterations"); it != metadata.end() && it->is_number())
+    f.iterations = it->get<double>();
+  f.iteration_type = Field(metadata, "iteration_type");
+  return f;
+}
+
+MetadataFacts FactsOfMetadataJson(const std::string& metadata_json) {
+  if (metadata_json.empty()) return {};
+  auto j = ParseJson(metadata_json, "metadata");
+  if (!j.ok()) return {};
+  return FactsOfMetadata(*j);
+}
+
+MatchCandidate CandidateOf(const HistoryRecord& r, std::shared_ptr<const MetadataFacts> facts) {
+  MatchCandidate c;
+  c.completed_at_s = r.completed_at_s;
+  c.duration_s = r.duration_s;
+  c.end_reason = r.end_reason;
+  c.sm_util = r.sm_util;
+  c.mem_util = r.mem_util;
+  c.facts = facts ? std::move(facts) : std::make_shared<const MetadataFacts>(FactsOfMetadataJson(r.metadata_json));
+  return c;
+}
+
+EstimateQuery PrepareQuery(const WorkloadMetadata& md) {
+  return {md, Fingerprint(md), SparseMetadataReason(ToJson(md))};
 }
 
 double EndReasonWeight(EndReason r) {
@@ -166,17 +198,29 @@ std::vector<float> Fingerprint(const WorkloadMetadata& md) {
 
 DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorIndex& index, HistoryStore& store,
                                      int64_t as_of_s, const EstimateOptions& o) {
+  MatchCandidate scratch;
+  auto lookup = [&](const std::string& job_id) -> const MatchCandidate* {
+    auto r = store.Get(job_id);
+    if (!r.ok() || !r->has_value()) return nullptr;
+    scratch = CandidateOf(**r);
+    return &scratch;
+  };
+  return EstimateFromHistory(PrepareQuery(md), index, lookup, as_of_s, o);
+}
+
+DurationEstimate EstimateFromHistory(const EstimateQuery& query, const VectorIndex& index,
+                                     const CandidateLookup& lookup, int64_t as_of_s, const EstimateOptions& o) {
   DurationEstimate e;
-  if (std::string why = SparseMetadataReason(ToJson(md)); !why.empty()) {
-    e.fallback_reason = "metadata too sparse to match: " + why;
+  if (!query.sparse_reason.empty()) {
+    e.fallback_reason = "metadata too sparse to match: " + query.sparse_reason;
     return e;
   }
-  auto hits = index.Search(Fingerprint(md), o.k * 3, as_of_s, o.min_score);  // room for the identity check
-  std::vector<Used> used = SelectMatches(md, hits, store, as_of_s, o, &e.fallback_reason);
+  auto hits = index.Search(query.fingerprint, o.k * 3, as_of_s, o.min_score);  // room for the identity check
+  std::vector<Used> used = SelectMatches(query.md, hits, lookup, as_of_s, o, &e.fallback_reason);
   if (used.empty()) return e;
   double wsum = 0, dur = 0, util_w = 0, util = 0, lo = 1e300, hi = 0, mem = 0;
   int mem_n = 0;
-  for (const auto& [rec, score, scale] : used) {
+  for (const auto& [job_id, rec, score, scale] : used) {
     double w = EndReasonWeight(rec.end_reason) * score;
     if (o.half_life_s > 0) w *= std::pow(0.5, static_cast<double>(as_of_s - rec.completed_at_s) / o.half_life_s);
     double d = static_cast<double>(rec.duration_s) * scale;
@@ -189,7 +233,7 @@ DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorInd
     if (rec.mem_util) mem += *rec.mem_util, ++mem_n;
     lo = std::min(lo, d);
     hi = std::max(hi, d);
-    e.matches.push_back({rec.job_id, score});
+    e.matches.push_back({*job_id, score});
   }
   double mean = dur / wsum;
   e.spread = mean > 0 ? (hi - lo) / mean : 0.0;

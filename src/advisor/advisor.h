@@ -27,6 +27,9 @@
 #ifndef SCHEDMATE_ADVISOR_ADVISOR_H_
 #define SCHEDMATE_ADVISOR_ADVISOR_H_
 
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,9 +61,51 @@ struct EstimateOptions {
   int64_t half_life_s = 0;      // time decay; 0 = off
 };
 
+// What an estimate reads of a stored record's metadata, parsed once (a
+// simulation consults the same records tens of thousands of times):
+// whether it is informative enough to match (SparseMetadataReason), its
+// model and dataset normalised for the identity check, and its budget.
+struct MetadataFacts {
+  bool informative = false;
+  std::optional<std::string> model, dataset;  // normalised; nullopt when not a string
+  std::optional<double> iterations;           // when a number
+  std::optional<std::string> iteration_type;  // when a string
+};
+// Of parsed metadata; of a HistoryRecord's metadata_json (empty, unparsable
+// or not an object: not informative).
+MetadataFacts FactsOfMetadata(const Json& metadata);
+MetadataFacts FactsOfMetadataJson(const std::string& metadata_json);
+
+// A stored record as an estimate reads it.
+struct MatchCandidate {
+  int64_t completed_at_s = 0, duration_s = 0;
+  EndReason end_reason = EndReason::kUnknown;
+  std::optional<double> sm_util, mem_util;
+  std::shared_ptr<const MetadataFacts> facts;  // never null
+};
+// `facts`: FactsOfMetadataJson(r.metadata_json), when the caller has it.
+MatchCandidate CandidateOf(const HistoryRecord& r, std::shared_ptr<const MetadataFacts> facts = nullptr);
+
+// The querying side, derived once per metadata: its fingerprint and why it
+// is too sparse to match ("" when it is not).
+struct EstimateQuery {
+  WorkloadMetadata md;
+  std::vector<float> fingerprint;
+  std::string sparse_reason;
+};
+EstimateQuery PrepareQuery(const WorkloadMetadata& md);
+
+// The stored record of a hit; null when the history has none (skipped).
+// The pointer is read before the next call.
+using CandidateLookup = std::function<const MatchCandidate*(const std::string& job_id)>;
+
 // `as_of_s`: the querying job's submit time; only records completed before it count.
 DurationEstimate EstimateFromHistory(const WorkloadMetadata& md, const VectorIndex& index, HistoryStore& store,
                                      int64_t as_of_s, const EstimateOptions& options = {});
+// The same answer, from a prepared query and records already read.
+DurationEstimate EstimateFromHistory(const EstimateQuery& query, const VectorIndex& index,
+                                     const CandidateLookup& lookup, int64_t as_of_s,
+                                     const EstimateOptions& options = {});
 
 // The weight of a record's duration by how the job ended.
 double EndReasonWeight(EndReason r);

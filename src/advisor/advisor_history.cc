@@ -18,21 +18,48 @@ AdvisorHistory::AdvisorHistory(HistoryStore& store, VectorIndexOptions index) : 
 Result<AdvisorHistory> AdvisorHistory::Open(HistoryStore& store, VectorIndexOptions index) {
   AdvisorHistory h(store, index);
   ASSIGN_OR_RETURN(h.seen_count_, store.Count());
-  ASSIGN_OR_RETURN(h.index_, VectorIndex::Rebuild(store, index));
+  RETURN_IF_ERROR(h.Reread());
   return h;
+}
+
+// The index and the parsed records, from one read of the store.
+Status AdvisorHistory::Reread() {
+  VectorIndex index(index_.options());
+  std::unordered_map<std::string, MatchCandidate> candidates;
+  RETURN_IF_ERROR(store_->ForEach([&](const HistoryRecord& r) -> Status {
+    candidates.insert_or_assign(r.job_id, CandidateOf(r));
+    if (static_cast<int>(r.fingerprint.size()) != index.options().dimension) return Status::Ok();  // other embedder
+    return index.Add(r.job_id, r.fingerprint, r.completed_at_s);
+  }));
+  index_ = std::move(index);
+  candidates_ = std::move(candidates);
+  return Status::Ok();
 }
 
 Result<bool> AdvisorHistory::RefreshIfOthersWrote() {
   ASSIGN_OR_RETURN(int64_t count, store_->Count());
   if (count == seen_count_) return false;
-  ASSIGN_OR_RETURN(index_, VectorIndex::Rebuild(*store_, index_.options()));
+  RETURN_IF_ERROR(Reread());
   seen_count_ = count;
   return true;
 }
 
 DurationEstimate AdvisorHistory::Estimate(const WorkloadMetadata& md, int64_t as_of_s,
                                           const EstimateOptions& options) const {
-  return EstimateFromHistory(md, index_, *store_, as_of_s, options);
+  return Estimate(PrepareQuery(md), as_of_s, options);
+}
+
+DurationEstimate AdvisorHistory::Estimate(const EstimateQuery& query, int64_t as_of_s,
+                                          const EstimateOptions& options) const {
+  MatchCandidate scratch;
+  auto lookup = [&](const std::string& job_id) -> const MatchCandidate* {
+    if (auto it = candidates_.find(job_id); it != candidates_.end()) return &it->second;
+    auto r = store_->Get(job_id);  // indexed by another path: read as the store has it
+    if (!r.ok() || !r->has_value()) return nullptr;
+    scratch = CandidateOf(**r);
+    return &scratch;
+  };
+  return EstimateFromHistory(query, index_, lookup, as_of_s, options);
 }
 
 Status AdvisorHistory::Record(HistoryRecord record, const WorkloadMetadata& md) {
@@ -41,10 +68,11 @@ Status AdvisorHistory::Record(HistoryRecord record, const WorkloadMetadata& md) 
   return Record(record);
 }
 
-Status AdvisorHistory::Record(const HistoryRecord& record) {
+Status AdvisorHistory::Record(const HistoryRecord& record, std::shared_ptr<const MetadataFacts> facts) {
   const bool added = !index_.Contains(record.job_id);  // our own write is seen, not a reason to re-read the store
   RETURN_IF_ERROR(store_->Put(record));
   if (added && seen_count_ >= 0) ++seen_count_;
+  candidates_.insert_or_assign(record.job_id, CandidateOf(record, std::move(facts)));
   return index_.Add(record.job_id, record.fingerprint, record.completed_at_s);
 }
 

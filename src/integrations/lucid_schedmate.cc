@@ -28,8 +28,8 @@ double SoloWorkSinceStart(const SimJob& j, int64_t at) {
 }  // namespace
 
 LucidSchedmate::LucidSchedmate(JobArtefactSource& artefacts, HistoryStore& store, LucidSchedmateOptions options)
-    : artefacts_(artefacts), store_(store, 1 << 20), o_(options),
-      history_(store_, [&] {
+    : artefacts_(artefacts), o_(options),
+      history_(store, [&] {
         VectorIndexOptions vo = AdvisorHistory::DefaultIndexOptions();
         vo.hnsw_threshold = options.hnsw_threshold;
         vo.ef_construction = options.hnsw_ef_construction;
@@ -63,7 +63,7 @@ std::optional<HistoryFacts> LucidSchedmate::AtSubmit(const SimJob& job, int64_t 
     stats_.advisor_ms += MsSince(t0);
     return std::nullopt;
   }
-  DurationEstimate est = history_.Estimate(e->md, now);
+  DurationEstimate est = history_.Estimate(*e, now);
   std::optional<HistoryFacts> facts;
   if (est.method == DurationEstimate::Method::kHistory && est.duration_s) {
     HistoryFacts f;
@@ -142,7 +142,7 @@ void LucidSchedmate::AtEnd(const SimJob& job, int64_t now) {
   r.mem_util = outcome->gmem_mib.value_or(unmeasured.gmem_mib) / kGpuMemoryMib;
   r.metadata_json = e->json;
   r.fingerprint = e->fingerprint;
-  if (Status s = history_.Record(r); !s.ok()) {
+  if (Status s = history_.Record(r, e->facts); !s.ok()) {
     store_error_ = s;  // the run continues without write-back; the caller reports it
     return;
   }

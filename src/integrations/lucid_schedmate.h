@@ -23,7 +23,6 @@
 #include "advisor/advisor_history.h"
 #include "artefacts/job_artefact_source.h"
 #include "core/facts.h"
-#include "history/cached_store.h"
 #include "history/store.h"
 #include "history/vector_index.h"
 #include "integrations/repo_metadata.h"
@@ -82,9 +81,8 @@ class LucidSchedmate final : public LucidSemanticHooks {
   bool Draw(const SimJob& j, uint64_t salt, double p) const;
 
   JobArtefactSource& artefacts_;
-  CachedHistoryStore store_;  // reads of records this run wrote come from memory
   LucidSchedmateOptions o_;
-  AdvisorHistory history_;  // over store_
+  AdvisorHistory history_;  // keeps the records this run wrote in memory, parsed: estimates never read the store
   RepoMetadataCache metadata_;
   std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
   LucidSchedmateStats stats_;

@@ -15,10 +15,11 @@ ExtractedRepo ExtractRepo(const JobRepository& repo) {
   ExtractedRepo e;
   auto md = ExtractMetadata(*repo.snapshot, repo.command);
   if (md.ok()) {
+    Json j = ToJson(*md);
+    e.EstimateQuery::operator=(PrepareQuery(*md));
     e.ok = true;
-    e.md = *md;
-    e.fingerprint = Fingerprint(*md);
-    e.json = DumpJson(ToJson(*md));
+    e.json = DumpJson(j);
+    e.facts = std::make_shared<const MetadataFacts>(FactsOfMetadata(j));
   }
   return e;
 }

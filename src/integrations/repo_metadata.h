@@ -6,20 +6,24 @@
 #define SCHEDMATE_INTEGRATIONS_REPO_METADATA_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "advisor/advisor.h"
 #include "artefacts/job_artefact_source.h"
 #include "core/facts.h"
 
 namespace schedmate {
 
-struct ExtractedRepo {
+// The metadata as an estimate queries it (md, fingerprint, why it is too
+// sparse) and as a history record stores it (json, and the facts an
+// estimate reads of that json), each derived once per repository.
+struct ExtractedRepo : EstimateQuery {
   bool ok = false;  // false: the extractor found no entry point (the caller falls back)
-  WorkloadMetadata md;
-  std::vector<float> fingerprint;
   std::string json;
+  std::shared_ptr<const MetadataFacts> facts;  // FactsOfMetadataJson(json); null unless ok
 };
 
 // ExtractedRepo of a repository already read.

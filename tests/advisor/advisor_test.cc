@@ -184,5 +184,88 @@ TEST(AdvisorHistory, RefreshesOnlyForRecordsAnotherWriterAdded) {
   EXPECT_FALSE(*theirs->RefreshIfOthersWrote());
 }
 
+// The facts an estimate keeps of a record are what parsing its stored JSON
+// gives, whether they come from the JSON text or from the metadata's Json.
+TEST(Advisor, MetadataFactsOfTheJsonAndOfItsText) {
+  WorkloadMetadata epochs = Md("ResNet-50", "ImageNet", 90);
+  epochs.iteration_type = "epoch";
+  WorkloadMetadata no_budget = Md("t5-base", "c4");
+  no_budget.training_iterations.reset();
+  WorkloadMetadata named_only = Opaque();
+  named_only.dataset = "wikitext";
+  named_only.batch_size = 8;
+  for (const WorkloadMetadata& md : {Md("gpt2-small", "openwebtext"), epochs, no_budget, named_only, Opaque()}) {
+    MetadataFacts a = FactsOfMetadata(ToJson(md)), b = FactsOfMetadataJson(DumpJson(ToJson(md)));
+    EXPECT_EQ(a.informative, SparseMetadataReason(ToJson(md)).empty());
+    EXPECT_EQ(a.informative, b.informative);
+    EXPECT_EQ(a.model, b.model);
+    EXPECT_EQ(a.dataset, b.dataset);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.iteration_type, b.iteration_type);
+  }
+  MetadataFacts r50 = FactsOfMetadata(ToJson(epochs));
+  EXPECT_EQ(r50.model, "resnet50");  // normalised as the identity check compares
+  EXPECT_EQ(r50.dataset, "imagenet");
+  EXPECT_EQ(r50.iterations, 90.0);
+  EXPECT_EQ(r50.iteration_type, "epoch");
+  EXPECT_FALSE(FactsOfMetadataJson("").informative);
+  EXPECT_FALSE(FactsOfMetadataJson("{not json").informative);
+  EXPECT_FALSE(FactsOfMetadataJson("[1, 2]").informative);
+}
+
+// The history answers from the records it keeps parsed exactly as the
+// store-reading path answers: same matches, scores, estimate and reasons,
+// over renamed copies, other budgets, other models, sparse records,
+// failures and the time limit.
+TEST(AdvisorHistory, ParsedRecordsAnswerAsTheStoreDoes) {
+  Fixture f;
+  AdvisorHistory history(*f.store);
+  const std::vector<WorkloadMetadata> kinds = {Md("gpt2-small", "owt"), Md("gpt2-small", "owt", 20000),
+                                               Md("GPT2 small", "OWT", 5000), Md("llama-3-8b", "owt"),
+                                               Md("gpt2-small", "the_pile"), Opaque()};
+  for (int i = 0; i < 60; ++i) {
+    HistoryRecord r;
+    r.job_id = "r" + std::to_string(i);
+    r.completed_at_s = 100 * i;
+    r.duration_s = 1000 + 37 * i;
+    r.end_reason = i % 7 == 0 ? EndReason::kFailedUser : i % 5 == 0 ? EndReason::kTimeout : EndReason::kCompleted;
+    if (i % 3) r.sm_util = 0.01 * i;
+    if (i % 4) r.mem_util = 0.02 * i;
+    const WorkloadMetadata& md = kinds[static_cast<size_t>(i) % kinds.size()];
+    ASSERT_TRUE(history.Record(r, md).ok());
+  }
+  EstimateOptions wide;
+  wide.max_spread = 10;
+  wide.half_life_s = 2000;
+  int history_answers = 0;
+  for (const EstimateOptions& opt : {EstimateOptions{}, wide})
+    for (const WorkloadMetadata& md : kinds)
+      for (int64_t t : {0, 150, 2550, 7000}) {
+        const std::string stored = DumpJson(ToJson(EstimateFromHistory(md, history.index(), *f.store, t, opt)));
+        EXPECT_EQ(DumpJson(ToJson(history.Estimate(md, t, opt))), stored) << t;
+        EXPECT_EQ(DumpJson(ToJson(history.Estimate(PrepareQuery(md), t, opt))), stored) << t;
+        history_answers += stored.find("\"history\"") != std::string::npos;
+      }
+  EXPECT_GT(history_answers, 10);  // the comparison covers answers from history, not only fallbacks
+}
+
+// A history opened over a store keeps the records it found there, parsed.
+TEST(AdvisorHistory, ReopenedHistoryReadsTheStoredRecords) {
+  Fixture f;
+  {
+    AdvisorHistory writer(*f.store);
+    HistoryRecord r;
+    r.job_id = "a";
+    r.duration_s = 3600;
+    r.completed_at_s = 10;
+    ASSERT_TRUE(writer.Record(r, Md("gpt2-small", "owt")).ok());
+  }
+  auto reader = AdvisorHistory::Open(*f.store);
+  ASSERT_TRUE(reader.ok());
+  DurationEstimate e = reader->Estimate(Md("gpt2-small", "owt"), 1000);
+  ASSERT_EQ(e.method, DurationEstimate::Method::kHistory) << e.fallback_reason;
+  EXPECT_DOUBLE_EQ(*e.duration_s, 3600);
+}
+
 }  // namespace
 }  // namespace schedmate
