@@ -99,6 +99,42 @@ TEST(SqliteHistory, PutGetScanReopen) {
   EXPECT_EQ(order, (std::vector<std::string>{"a", "b"}));
 }
 
+// The body keeps metadata_json's text when it is JSON (no parse per write):
+// a read gives what a parsed-and-dumped body gave — compact or spaced text,
+// a name that looks like the metadata key, and text that is not JSON (kept
+// as a string) alike. The stored bytes are DumpJson's for compact text.
+TEST(SqliteHistory, MetadataTextReadsBackAsItsValue) {
+  std::string path = TempPath("meta.db");
+  auto store = OpenSqliteHistory(path);
+  ASSERT_TRUE(store.ok());
+  const std::vector<std::string> texts = {R"({"batch_size":256,"model_name":"gpt2"})",
+                                          " {\n  \"model_name\" : \"gpt2\", \"x\": [1, 2.5e3, null]\n} ",
+                                          R"("just a string")", "{not json", "{\"a\":\"\xff\"}"};
+  for (size_t i = 0; i < texts.size(); ++i) {
+    HistoryRecord r = Record("m" + std::to_string(i), 1000 + static_cast<int64_t>(i));
+    r.name = R"("metadata":"x")";
+    r.metadata_json = texts[i];
+    ASSERT_TRUE((*store)->Put(r).ok());
+    auto got = (*store)->Get(r.job_id);
+    ASSERT_TRUE(got.ok() && got->has_value()) << texts[i];
+    Json expected = RecordToJson(r);  // what the parse-and-dump body held
+    EXPECT_EQ((*got)->metadata_json, DumpJson(expected["metadata"])) << texts[i];
+    EXPECT_EQ((*got)->name, r.name);
+    EXPECT_EQ(DumpJson(RecordToJson(**got)), DumpJson(expected)) << texts[i];
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT body FROM records WHERE job_id = 'm0'", -1, &st, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  HistoryRecord m0 = Record("m0", 1000);
+  m0.name = R"("metadata":"x")";
+  m0.metadata_json = texts[0];
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 0))), DumpJson(RecordToJson(m0)));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+}
+
 TEST(SqliteHistory, GroupCommitKeepsEveryRecordAndReadsItsOwnWrites) {
   std::string path = TempPath("group.db");
   {
