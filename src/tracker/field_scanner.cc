@@ -570,8 +570,8 @@ class Scanner {
     size_t n = CountDigits(s_, i + 1);
     if (n == 0 || n > 15) return i;
     size_t after = i + 1 + n;
-    if (after < s_.size() && (s_[after] == '-' || s_[after] == '.' || s_[after] == ':' || s_[after] == '/' ||
-                              IsDigit(s_[after])))
+    if (after < s_.size() &&
+        (s_[after] == '-' || s_[after] == '.' || s_[after] == ':' || s_[after] == '/' || IsDigit(s_[after])))
       return i;
     double end = std::strtod(std::string(s_.substr(i + 1, n)).c_str(), nullptr);
     if (end < f->value) return i;

@@ -167,10 +167,9 @@ TEST(ProgressScan, StepTimeFromAPrintedClockSinceTheStart) {
 TEST(ProgressScan, StageOneKeepsAClockSinceTheStartBesideItsCounter) {
   // Boosting CLIs print the clock on its own line: 'N seconds elapsed,
   // finished iteration K'; stage 1 must keep it for the step time.
-  std::vector<std::string> lines = {"[Info] Iteration:10, training l2 : 0.52",
-                                    "[Info] 40.25 seconds elapsed, finished iteration 10",
-                                    "[Info] Iteration:11, training l2 : 0.51",
-                                    "[Info] 44.75 seconds elapsed, finished iteration 11"};
+  std::vector<std::string> lines = {
+      "[Info] Iteration:10, training l2 : 0.52", "[Info] 40.25 seconds elapsed, finished iteration 10",
+      "[Info] Iteration:11, training l2 : 0.51", "[Info] 44.75 seconds elapsed, finished iteration 11"};
   ProgressReport r = ScanProgress(lines);
   EXPECT_EQ(r.step, 11);
   ASSERT_TRUE(r.step_time_s.has_value());
@@ -178,9 +177,9 @@ TEST(ProgressScan, StageOneKeepsAClockSinceTheStartBesideItsCounter) {
 }
 
 TEST(ProgressScan, AnEpochRecordsDurationIsNoStepTimeForTheTaggerEither) {
-  std::vector<std::string> lines = {"Epoch: 01 | Time: 0m 31s",    "\tTrain Loss: 4.102 | Train PPL:  60.4",
-                                    "\t Val. Loss: 4.5 |  Val. PPL:  90.0", "Epoch: 02 | Time: 0m 30s",
-                                    "\tTrain Loss: 3.911 | Train PPL:  49.9", "\t Val. Loss: 4.4 |  Val. PPL:  81.5"};
+  std::vector<std::string> lines = {
+      "Epoch: 01 | Time: 0m 31s", "\tTrain Loss: 4.102 | Train PPL:  60.4", "\t Val. Loss: 4.5 |  Val. PPL:  90.0",
+      "Epoch: 02 | Time: 0m 30s", "\tTrain Loss: 3.911 | Train PPL:  49.9", "\t Val. Loss: 4.4 |  Val. PPL:  81.5"};
   ProgressReport r = ScanProgress(lines);  // with the embedded tagger
   EXPECT_FALSE(r.step.has_value());
   EXPECT_FALSE(r.step_time_s.has_value());
@@ -205,12 +204,11 @@ TEST(ProgressScan, AnEpochRecordsDurationIsNoStepTimeForTheTaggerEither) {
 }
 
 TEST(ProgressScan, AnEpochSummarysTimeInTheRegionTimesNoStep) {
-  std::vector<std::string> lines = {
-      "2022-05-06 14:31:32,114 Epoch[099/100], Step[0100/0196], Avg Loss: 0.2832",
-      "2022-05-06 14:32:54,787 ----- Epoch[099/100], Train Loss: 0.2908, time: 174.37",
-      "2022-05-06 14:32:57,650 Epoch[100/100], Step[0000/0196], Avg Loss: 0.2471",
-      "2022-05-06 14:34:26,250 Epoch[100/100], Step[0100/0196], Avg Loss: 0.2957",
-      "2022-05-06 14:35:48,191 ----- Epoch[100/100], Train Loss: 0.2982, time: 173.40"};
+  std::vector<std::string> lines = {"2022-05-06 14:31:32,114 Epoch[099/100], Step[0100/0196], Avg Loss: 0.2832",
+                                    "2022-05-06 14:32:54,787 ----- Epoch[099/100], Train Loss: 0.2908, time: 174.37",
+                                    "2022-05-06 14:32:57,650 Epoch[100/100], Step[0000/0196], Avg Loss: 0.2471",
+                                    "2022-05-06 14:34:26,250 Epoch[100/100], Step[0100/0196], Avg Loss: 0.2957",
+                                    "2022-05-06 14:35:48,191 ----- Epoch[100/100], Train Loss: 0.2982, time: 173.40"};
   ProgressReport r = ScanProgress(lines);
   EXPECT_EQ(r.step, 100);
   EXPECT_EQ(r.total_steps, 196);
@@ -220,11 +218,12 @@ TEST(ProgressScan, AnEpochSummarysTimeInTheRegionTimesNoStep) {
 }
 
 TEST(ProgressScan, ALineOfTheAnchorsOwnStepComesBeforeStepLessLines) {
-  std::vector<std::string> lines = {
-      "I0404 10:45:47.297338 27758 sgd_solver.cpp:105] Iteration 179960, lr = 1e-05",
-      "I0404 10:45:53.668644 27758 solver.cpp:219] Iteration 179980 (3.13927 iter/s, 6.37091s/20 iters), loss = 0.329813",
-      "I0404 10:45:53.668695 27758 solver.cpp:238]     Train net output #3: rpn_cls_loss = 0.0170363 (* 1 = 0.0170363 loss)",
-      "I0404 10:45:53.668705 27758 sgd_solver.cpp:105] Iteration 179980, lr = 1e-05"};
+  std::vector<std::string> lines = {"I0404 10:45:47.297338 27758 sgd_solver.cpp:105] Iteration 179960, lr = 1e-05",
+                                    "I0404 10:45:53.668644 27758 solver.cpp:219] Iteration 179980 (3.13927 iter/s, "
+                                    "6.37091s/20 iters), loss = 0.329813",
+                                    "I0404 10:45:53.668695 27758 solver.cpp:238]     Train net output #3: rpn_cls_loss "
+                                    "= 0.0170363 (* 1 = 0.0170363 loss)",
+                                    "I0404 10:45:53.668705 27758 sgd_solver.cpp:105] Iteration 179980, lr = 1e-05"};
   ProgressScanOptions grammar_only;
   grammar_only.tagger = nullptr;
   ProgressReport r = ScanProgress(lines, grammar_only);
@@ -236,10 +235,9 @@ TEST(ProgressScan, ALineOfTheAnchorsOwnStepComesBeforeStepLessLines) {
 }
 
 TEST(ProgressScan, AnEarlierEpochsSummaryLossIsNotTheStepsLoss) {
-  std::vector<std::string> lines = {
-      "Epoch 55/400 train: 100%|██████████| 2590/2590 [00:18<00:00, 138.01it/s]",
-      "[SeqAR-Diffusion] Epoch 55/400 Train Loss: 0.0669 | Val Loss: 0.0698",
-      "Epoch 56/400 train:  65%|██████▌   | 1695/2590 [00:12<00:06, 138.07it/s]"};
+  std::vector<std::string> lines = {"Epoch 55/400 train: 100%|██████████| 2590/2590 [00:18<00:00, 138.01it/s]",
+                                    "[SeqAR-Diffusion] Epoch 55/400 Train Loss: 0.0669 | Val Loss: 0.0698",
+                                    "Epoch 56/400 train:  65%|██████▌   | 1695/2590 [00:12<00:06, 138.07it/s]"};
   ProgressScanOptions grammar_only;
   grammar_only.tagger = nullptr;
   ProgressReport r = ScanProgress(lines, grammar_only);
@@ -285,10 +283,10 @@ TEST(ProgressScan, BareBarsAfterAnEvaluationAnnouncementAreNotTraining) {
   ProgressReport bar = ScanProgress({lines[1], lines[4]}, grammar_only);
   EXPECT_EQ(bar.step, 310);
   // Training resumed after the evaluation pass (another count) stays.
-  ProgressReport resumed = ScanProgress({"***** Running Evaluation *****", "  Num examples = 500",
-                                         "100%|██████████| 63/63 [00:09<00:00,  6.61it/s]",
-                                         "  5%|▌         | 100/1856 [04:16<13:02:24, 25.43s/it]"},
-                                        grammar_only);
+  ProgressReport resumed = ScanProgress(
+      {"***** Running Evaluation *****", "  Num examples = 500", "100%|██████████| 63/63 [00:09<00:00,  6.61it/s]",
+       "  5%|▌         | 100/1856 [04:16<13:02:24, 25.43s/it]"},
+      grammar_only);
   EXPECT_EQ(resumed.step, 100);
   EXPECT_EQ(resumed.total_steps, 1856);
   EXPECT_FALSE(AnnouncesEvaluation(ScanLine("Downloading test set")));
@@ -297,8 +295,8 @@ TEST(ProgressScan, BareBarsAfterAnEvaluationAnnouncementAreNotTraining) {
 
 TEST(ProgressScan, BoostingRoundsThatPrintOnlyAnEvaluationMetric) {
   std::vector<std::string> lines = {"[1300]\tvalidation_0-rmse:3.65841", "[1400]\tvalidation_0-rmse:3.65839",
-                                    "[1500]\tvalidation_0-rmse:3.65873", "Stopping. Best iteration:",
-                                    "[1093]\tvalidation_0-rmse:3.65815"};
+                                    "[1500]\tvalidation_0-rmse:3.65873",
+                                    "Stopping. Best iteration:", "[1093]\tvalidation_0-rmse:3.65815"};
   ProgressReport r = ScanProgress(lines);
   ASSERT_EQ(r.status, ProgressReport::Status::kOk);
   EXPECT_EQ(r.step, 1500);  // the repeat of the best round is no progress
