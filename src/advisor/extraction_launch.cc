@@ -143,25 +143,19 @@ Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, 
 
 Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::string& entry,
                                               const std::map<std::string, EntryPoint>& console) {
-  bool script_or_module =
-      l->spec.entry_kind == LaunchSpec::Entry::kScript || l->spec.entry_kind == LaunchSpec::Entry::kModule;
-  if (!script_or_module || !EndsWith(entry, ".py") || l->spec.args.empty()) return std::string();
+  if (l->spec.entry_kind != LaunchSpec::Entry::kScript || !EndsWith(entry, ".py") || l->spec.args.empty())
+    return std::string();
   auto text = FileReadTool(st.snap, entry, st.opt.max_file_bytes);  // a look at its arguments, not counted
-  if (!text.ok()) return std::string();
-  const std::string& t = text->text;
-  bool distributed_launch =
-      t.find("\"training_script\"") != std::string::npos || t.find("'training_script'") != std::string::npos;
-  // A launcher that re-runs the interpreter on its own arguments (tacotron2's multiproc.py).
-  bool reruns_python = t.find("sys.executable") != std::string::npos && t.find("sys.argv") != std::string::npos &&
-                       t.find("subprocess") != std::string::npos && t.size() < 8192;
-  if (!distributed_launch && !reruns_python) return std::string();
+  if (!text.ok() || text->text.find("\"training_script\"") == std::string::npos &&
+                        text->text.find("'training_script'") == std::string::npos)
+    return std::string();
   // The first word that is a script in the repository is what the copy runs.
   size_t script = 0;
   while (script < l->spec.args.size() &&
          (l->spec.args[script].empty() || l->spec.args[script][0] == '-' || FindFile(st, l->spec.args[script]).empty()))
     ++script;
   if (script == l->spec.args.size()) return std::string();
-  std::string cmd = distributed_launch ? "python -m torch.distributed.launch" : "python";
+  std::string cmd = "python -m torch.distributed.launch";
   for (const auto& a : l->spec.args) {
     std::string q;
     for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -182,8 +176,6 @@ Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::s
   if (nproc) l->spec.nproc_per_node = nproc;
   if (nnodes) l->spec.nnodes = nnodes;
   l->spec.nproc_unknown = l->spec.nproc_unknown || unknown;
-  // One process per visible GPU, however many: the count is not fixed.
-  if (reruns_python && t.find("device_count") != std::string::npos) l->spec.nproc_unknown = true;
   ASSIGN_OR_RETURN(std::string inner_entry, FindEntry(st, l, console));
   return inner_entry;
 }

@@ -40,13 +40,11 @@ Status UnwrapShell(State& st, Launch* l, const std::vector<std::string>& console
 // The entry file of a script, `python -m` module or console-script launch.
 Result<std::string> FindEntry(State& st, Launch* l, const std::map<std::string, EntryPoint>& console);
 
-// A repository's own launcher: a copy of torch.distributed.launch (its
-// argparse takes a positional `training_script` and the script's arguments
-// as the REMAINDER), or a small script that re-runs the interpreter on its
-// own arguments (`python -m multiproc train.py …`, one process per visible
-// GPU when it counts them). The script it runs becomes the launch, with the
-// copy's process counts, and a shell script it runs is unwrapped. Returns the
-// new entry file, or "" when `entry` is no such launcher.
+// A repository's own copy of torch.distributed.launch (its argparse takes a
+// positional `training_script` and the script's arguments as the REMAINDER):
+// the script it runs becomes the launch, with the copy's process counts, and
+// a shell script it runs is unwrapped. Returns the new entry file, or "" when
+// `entry` is no such launcher.
 Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::string& entry,
                                               const std::map<std::string, EntryPoint>& console);
 

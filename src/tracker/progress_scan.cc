@@ -705,7 +705,7 @@ bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
     TaggedRecord t = TagRecord(*options_.tagger, lines[i].second, previous, options_.tagger_min_p);
     // Sure enough to stand alone: a step the tagger is sure of, that climbed
     // since the previous record, beside a loss or a time.
-    if (!t.step || t.step_p < 0.8 || !(t.loss || t.step_time_s)) continue;
+    if (!t.step || t.step_p < 0.8 || (!(t.loss || t.step_time_s) && t.step_p < 0.95)) continue;
     bool climbed = false;
     for (size_t f = 0; f < lines[i].second.fields.size(); ++f) {
       const auto& now = lines[i].second.fields[f];

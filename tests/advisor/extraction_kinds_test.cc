@@ -114,27 +114,6 @@ TEST(ExtractionKinds, DunderIncludeListsBaseConfigs) {
   EXPECT_EQ(md.learning_rate, 1e-4);
 }
 
-// A small launcher that re-runs the interpreter on its own arguments, one
-// process per visible GPU (`python -m multiproc train.py …`): the run is
-// train.py's, on a GPU count nothing fixes.
-TEST(ExtractionKinds, LauncherThatRerunsPython) {
-  Repo r("multiproc");
-  r.File("multiproc.py",
-         "import sys\nimport subprocess\nimport torch\nargslist = list(sys.argv)[1:]\n"
-         "num_gpus = torch.cuda.device_count()\nargslist.append('--n_gpus={}'.format(num_gpus))\n"
-         "for i in range(num_gpus):\n"
-         "    p = subprocess.Popen([str(sys.executable)] + argslist + ['--rank={}'.format(i)])\n");
-  r.File("train.py",
-         "import argparse\nimport torch\np = argparse.ArgumentParser()\n"
-         "p.add_argument('--n_gpus', type=int, default=1)\n"
-         "p.add_argument('--batch_size', type=int, default=64)\n"
-         "p.add_argument('--epochs', type=int, default=500)\n");
-  WorkloadMetadata md = r.Extract("python -m multiproc train.py --output_directory=out --epochs 20");
-  EXPECT_EQ(md.batch_size, 64);
-  EXPECT_EQ(md.training_iterations, 20);
-  EXPECT_FALSE(md.hardware.num_gpus.has_value());
-}
-
 // `--params=NAME` names a registered function whose settings are a dict it
 // hands to the builder it calls (longer than a value's shown text) or that
 // builder's keyword arguments.

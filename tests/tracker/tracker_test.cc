@@ -303,6 +303,25 @@ TEST(ProgressScan, BoostingRoundsThatPrintOnlyAnEvaluationMetric) {
   EXPECT_FALSE(r.loss.has_value());
 }
 
+TEST(ProgressScan, TheTaggerAloneReportsAStepItIsAlmostSureOf) {
+  // No line the vocabulary reads as training, and none prints a loss or a
+  // time: a climbing step the tagger is almost sure of (p >= 0.95) is
+  // reported, unsure (confidence 0.5); a merely likely one (0.8) is not.
+  std::vector<std::string> lines = {"Global-step 1543 --Accept update with alpha=1.0, kl=1.4588e-12",
+                                    "Global-step 1545 --Accept update with alpha=1.0, kl=5.4803e-11"};
+  Result<FieldTagger> sure = FieldTagger::Parse("kl=step\tstep\t20\n");
+  Result<FieldTagger> likely = FieldTagger::Parse("kl=step\tstep\t4\n");  // p = e^4 / (e^4 + 9) = 0.86
+  ASSERT_TRUE(sure.ok() && likely.ok());
+  ProgressScanOptions o;
+  o.tagger = &*sure;
+  ProgressReport r = ScanProgress(lines, o);
+  ASSERT_EQ(r.status, ProgressReport::Status::kOk);
+  EXPECT_EQ(r.step, 1545);
+  EXPECT_DOUBLE_EQ(r.confidence, 0.5);
+  o.tagger = &*likely;
+  EXPECT_EQ(ScanProgress(lines, o).status, ProgressReport::Status::kMissing);
+}
+
 TEST(ProgressScan, CoarseStampsStillTimeTheNewestInterval) {
   std::vector<std::string> lines = {"2024-01-05 15:20:48 step: 841, loss: 0.5", "2024-01-05 15:20:58 step: 861, loss: 0.5",
                                     "2024-01-05 15:21:07 step: 881, loss: 0.5"};
