@@ -188,30 +188,6 @@ std::string ExistingDir(const State& st, std::string v) {
   return JoinPath(st.cwd, v);
 }
 
-// The index of the brace that closes the one at `open`, skipping quoted
-// strings; npos when unbalanced.
-size_t BalancedClose(const std::string& text, size_t open) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = open; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'')
-      quote = c;
-    else if (c == '{')
-      ++depth;
-    else if (c == '}' && --depth == 0)
-      return i;
-  }
-  return std::string::npos;
-}
-
 // Registry lookups: `--hparams_set=transformer_base_single_gpu` names a
 // function the repository defines (`@register_hparams def …(): hparams.batch_size = 1024`).
 // Its literal settings (and those of same-file functions it calls first) are the run's config.
@@ -220,8 +196,8 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
   for (const auto& [k, v] : spec.overrides) {
     std::vector<std::string> w = KeyWords(k);
     bool registry_key = std::any_of(w.begin(), w.end(), [](const std::string& x) {
-      return x == "hparams" || x == "params" || x == "set" || x == "preset" || x == "recipe" || x == "config" ||
-             x == "cfg" || x == "exp";
+      return x == "hparams" || x == "set" || x == "preset" || x == "recipe" || x == "config" || x == "cfg" ||
+             x == "exp";
     });
     bool ident =
         v.size() >= 4 && v.size() <= 80 && (std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_') &&
@@ -244,26 +220,6 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
       for (const auto& a : py.assigns)
         if (a.scope == *name)
           if (auto v = st.Literal(a.value)) st.Set(a.target, *v, *f, a.line, kConfig);
-      // `return transformer_params({"train_steps": 32000, ...}, overrides)`: the settings an
-      // entry hands to the builder it calls, as dict literals in its body or keyword arguments.
-      size_t def = r->text.find("def " + *name + "(");
-      size_t end = std::min(r->text.find("\ndef ", def + 1), r->text.find("\n@", def + 1));
-      std::string body = r->text.substr(def, end == std::string::npos ? std::string::npos : end - def);
-      int body_line = 1 + static_cast<int>(std::count(r->text.begin(), r->text.begin() + def, '\n'));
-      for (size_t open = body.find('{'); open != std::string::npos && body.size() < 65536;) {
-        size_t close = BalancedClose(body, open);
-        if (close == std::string::npos) break;
-        PythonFacts dict = ParsePython("_entry = " + body.substr(open, close - open + 1) + "\n");
-        int line = body_line + static_cast<int>(std::count(body.begin(), body.begin() + open, '\n'));
-        for (const auto& e : dict.assigns)
-          if (e.target.rfind("_entry.", 0) == 0 && e.target.find('.', 7) == std::string::npos)
-            if (auto v = st.Literal(e.value)) st.Set(e.target.substr(7), *v, *f, line + e.line - 1, kConfig);
-        open = body.find('{', close + 1);
-      }
-      for (const auto& c : py.calls)
-        if (c.scope == *name)
-          for (const auto& [k, v] : c.kwargs)
-            if (auto lit = st.Literal(v)) st.Set(k, *lit, *f, c.line, kConfig);
       st.read.push_back(*f);
       name = names.erase(name);  // found: the first definition is the one
     }

@@ -114,29 +114,6 @@ TEST(ExtractionKinds, DunderIncludeListsBaseConfigs) {
   EXPECT_EQ(md.learning_rate, 1e-4);
 }
 
-// `--params=NAME` names a registered function whose settings are a dict it
-// hands to the builder it calls (longer than a value's shown text) or that
-// builder's keyword arguments.
-TEST(ExtractionKinds, RegistryEntryHandsItsSettingsToABuilder) {
-  Repo r("registry_dict");
-  r.File("train.py",
-         "import tensorflow as tf\nflags = tf.flags\nflags.DEFINE_string('params', None, 'registered name')\n");
-  r.File("pkg/public_params.py",
-         "from pkg import registry\n\ndef transformer_params(patterns, param_overrides):\n  return patterns\n\n"
-         "@registry.register('summaries_transformer')\ndef summaries_transformer(param_overrides):\n"
-         "  return transformer_params(\n      {\n          'train_pattern': 'tfds:some_corpus-train',\n"
-         "          'dev_pattern': 'tfds:some_corpus-validation',\n          'test_pattern': 'tfds:some_corpus-test',\n"
-         "          'max_input_len': 512,\n          'max_output_len': 32,\n          'train_steps': 32000,\n"
-         "          'learning_rate': 0.0001,\n          'batch_size': 8,\n      }, param_overrides)\n\n"
-         "@registry.register('other_transformer')\ndef other_transformer(param_overrides):\n"
-         "  return transformer_params({'train_steps': 5, 'batch_size': 1}, param_overrides)\n");
-  WorkloadMetadata md = r.Extract("python3 train.py --params=summaries_transformer --model_dir=out");
-  EXPECT_EQ(md.training_iterations, 32000);
-  EXPECT_EQ(md.iteration_type, "step");
-  EXPECT_EQ(md.batch_size, 8);
-  EXPECT_EQ(md.learning_rate, 1e-4);
-}
-
 // Dataset keys as public training code spells them: a training dataset's path
 // or hub id, a dataset section's repo_id, an abbreviated --dset, a seqio
 // mixture, an open-instruct mixer list, an Atari game or gym environment
