@@ -244,43 +244,27 @@ void ReadNamedSections(State& st, const LaunchSpec& spec, const std::string& ent
     if (auto it = st.values.find(key); it != st.values.end() && !IsConfigLike(it->second.value))
       for (const std::string& base : {DirOf(entry), st.cwd}) dirs.push_back(JoinPath(base, it->second.value));
   for (const char* d : {"config", "configs"}) dirs.push_back(JoinPath(DirOf(entry), d));
-  std::vector<std::string> files;
   std::set<std::string> seen;
   for (const auto& d : dirs) {
     if (d.empty() || !seen.insert(d).second) continue;
-    int n = 0;
-    for (auto f = st.files.lower_bound(d + "/"); f != st.files.end() && f->rfind(d + "/", 0) == 0 && n < 12; ++f) {
+    int files = 0;
+    for (auto f = st.files.lower_bound(d + "/"); f != st.files.end() && f->rfind(d + "/", 0) == 0 && files < 12; ++f) {
       if (f->find('/', d.size() + 1) != std::string::npos || !(EndsWith(*f, ".yaml") || EndsWith(*f, ".yml"))) continue;
-      ++n;
-      files.push_back(*f);
-    }
-  }
-  // One file of named sections beside the entry (dreamer-style configs.yaml: `--configs crafter`).
-  for (const char* f : {"configs.yaml", "config.yaml"})
-    if (std::string p = JoinPath(DirOf(entry), f); st.files.count(p)) files.push_back(p);
-  std::set<std::string> done;
-  for (const auto& f : files) {
-    if (!done.insert(f).second) continue;
-    auto r = FileReadTool(st.snap, f, st.opt.max_file_bytes);  // a search for the section, not counted as reading
-    if (!r.ok()) continue;
-    bool defaults_read = false;
-    for (const auto& name : names) {
-      if (r->text.find(name + ":") == std::string::npos) continue;
-      auto cfg = ParseConfig(r->text, f);
-      if (!cfg.ok()) continue;
-      std::vector<const ConfigEntry*> section;
-      for (const auto& e : cfg->entries)
-        if (e.key.rfind(name + ".", 0) == 0) section.push_back(&e);
-      if (section.size() < 2) continue;
-      st.read.push_back(f);
-      st.config_paths.push_back(f);
-      // A `defaults:` mapping (not Hydra's list) is what every section updates.
-      if (!defaults_read && cfg->defaults.empty() && name != "defaults") {
-        defaults_read = true;
+      ++files;
+      auto r = FileReadTool(st.snap, *f, st.opt.max_file_bytes);  // a search for the section, not counted as reading
+      if (!r.ok()) continue;
+      for (const auto& name : names) {
+        if (r->text.find(name + ":") == std::string::npos) continue;
+        auto cfg = ParseConfig(r->text, *f);
+        if (!cfg.ok()) continue;
+        std::vector<const ConfigEntry*> section;
         for (const auto& e : cfg->entries)
-          if (e.key.rfind("defaults.", 0) == 0) st.Set(e.key.substr(9), e.value, f, e.line, kEntryDefault);
+          if (e.key.rfind(name + ".", 0) == 0) section.push_back(&e);
+        if (section.size() < 2) continue;
+        st.read.push_back(*f);
+        st.config_paths.push_back(*f);
+        for (const ConfigEntry* e : section) st.Set(e->key.substr(name.size() + 1), e->value, *f, e->line, kConfig);
       }
-      for (const ConfigEntry* e : section) st.Set(e->key.substr(name.size() + 1), e->value, f, e->line, kConfig);
     }
   }
 }

@@ -172,26 +172,6 @@ TEST(ExtractionKinds, HalfDtypeKeywordNamedByTheLibrary) {
   EXPECT_EQ(r.Extract("python dpo.py").precision, "bf16");
 }
 
-// A configs.yaml beside the entry whose top-level sections the command picks
-// (`--configs small`): the section's settings over its `defaults:` mapping.
-TEST(ExtractionKinds, NamedSectionsOverADefaultsMapping) {
-  Repo r("sections");
-  r.File("agent/main.py",
-         "import ruamel.yaml as yaml\nimport jax\n"
-         "def main(argv=None):\n    configs = yaml.YAML(typ='safe').load(path)\n");
-  r.File("agent/configs.yaml",
-         "defaults:\n  batch_size: 16\n  run:\n    steps: 1e10\n  jax:\n"
-         "    compute_dtype: bfloat16\n  opt:\n    lr: 4e-5\n\n"
-         "small:\n  run.steps: 1.1e6\n  task: small_reward\n\n"
-         "large:\n  run.steps: 5e7\n  batch_size: 64\n");
-  WorkloadMetadata md = r.Extract("python agent/main.py --logdir out --configs small --run.train_ratio 32");
-  EXPECT_EQ(md.batch_size, 16);
-  EXPECT_EQ(md.training_iterations, 1100000);
-  EXPECT_EQ(md.learning_rate, 4e-5);
-  EXPECT_EQ(md.precision, "bf16");
-  EXPECT_EQ(r.Extract("python agent/main.py --configs large").batch_size, 64);
-}
-
 // The package's default config the code opens beside itself
 // (os.path.join(os.path.dirname(__file__), "config", "default.yaml")) is the
 // run's base; a join to another YAML (one of several choices) is not read.
