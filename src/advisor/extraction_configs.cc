@@ -17,9 +17,8 @@ namespace {
 
 // Files a config includes, read before it (lower in the merge order).
 const std::set<std::string>& IncludeKeys() {
-  static const std::set<std::string> k = {"_base_",      "__base__",  "base",       "_BASE_", "includes",
-                                          "include",     "inherit",   "inherits",   "parent", "extends",
-                                          "base_config", "_include_", "__include__"};  // RT-DETR's YAMLConfig
+  static const std::set<std::string> k = {"_base_",  "__base__", "base",   "_BASE_",  "includes",    "include",
+                                          "inherit", "inherits", "parent", "extends", "base_config", "_include_"};
   return k;
 }
 

@@ -140,10 +140,6 @@ void State::Set(const std::string& raw_key, const std::string& value, const std:
       SetField("model_name", key, w[0] + value, file, line, prec, 2);
     return;
   }
-  // A mixer list ("org/data 512 org/other 0.5"): its first dataset.
-  if (kf.field == "dataset" && LastSegment(key).find("mixer") != std::string::npos &&
-      value.find(' ') != std::string::npos)
-    return SetField(kf.field, key, value.substr(0, value.find(' ')), file, line, prec, kf.specificity);
   if (kf.field == "precision" && (Lower(value) == "true" || Lower(value) == "false"))
     kf.field = "amp";  // mixed_precision: true
   SetField(kf.field, key, value, file, line, prec, kf.specificity);

@@ -131,7 +131,7 @@ KeyField ModelName(const Words& w, const Words& parent_last) {
   if (Is(w, {"model", "id"})) return {"model_name", 2};  // a hub id, or a run's id (ETTh1_96_96)
   if (Is(w, {"model"}) || Is(w, {"model", "name"}) || Is(w, {"arch"}) || Is(w, {"architecture"}) ||
       Is(w, {"model", "arch"}) || Is(w, {"model", "architecture"}) || Is(w, {"model", "type"}) ||
-      Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}) || Is(w, {"model", "source"}))
+      Is(w, {"model", "config"}) || Is(w, {"model", "cfg"}))
     return {"model_name", 2};
   if (Is(w, {"backbone"}) || Is(w, {"network"}) || Is(w, {"net"}) || Is(w, {"model", "path"}) ||
       Is(w, {"pretrained", "model"}) || Is(w, {"model", "size"}) || Is(w, {"hf", "model"}) || Is(w, {"model", "card"}))
@@ -152,10 +152,8 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   if (Is(w, {"dataset"}) || Is(w, {"dataset", "name"}) || Is(w, {"data", "name"}) || Is(w, {"dataset", "type"}) ||
       Is(w, {"train", "dataset"}) || Is(w, {"train", "dataset", "name"}) || Is(w, {"datasets"}) ||
       Is(w, {"dataset", "id"}) || Is(w, {"data", "set"}) || Is(w, {"dataset", "names"}) ||
-      Is(w, {"mixture", "or", "task", "name"}) || Is(w, {"mixture", "name"}) || Is(w, {"dset"}) ||
-      Is(w, {"training", "dataset"}) || Is(w, {"training", "dataset", "name"}) || Is(w, {"train", "dataset", "id"}) ||
-      // open-instruct style mixers: "org/data 512 org/other 0.5" (the extractor keeps the first).
-      Is(w, {"dataset", "mixer", "list"}) || Is(w, {"mixer", "list"}) || Is(w, {"dataset", "mixer"}))
+      Is(w, {"mixture", "or", "task", "name"}) || Is(w, {"training", "dataset"}) ||
+      Is(w, {"training", "dataset", "name"}) || Is(w, {"train", "dataset", "id"}))
     return {"dataset", 3};
   if (Is(w, {"data"}) || Is(w, {"data", "path"}) || Is(w, {"data", "dir"}) || Is(w, {"train", "file"}) ||
       Is(w, {"train", "data"}) || Is(w, {"dataset", "path"}) || Is(w, {"train", "data", "path"}) ||
@@ -168,7 +166,7 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
   // Reinforcement learning trains on an environment.
   if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||
       Is(w, {"gym", "id"}) || Is(w, {"env", "type"}) || ((Is(w, {"id"}) || Is(w, {"name"})) && Is(parent_last, {"env"})) ||
-      Is(w, {"environment", "name"}) || Is(w, {"game"}) || Is(w, {"game", "name"}))  // Atari: --game Pong
+      Is(w, {"game"}))  // Atari: --game Pong
     return {"dataset", 2};
   if (w.size() == 3 && HasAny(w, {"instance", "source", "input", "train", "training"}) && Has(w, "data") &&
       HasAny(w, {"dir", "root", "path", "folder"}))

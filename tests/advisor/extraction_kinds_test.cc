@@ -99,48 +99,29 @@ TEST(ExtractionKinds, RepositoryCopyOfTheDistributedLauncher) {
   EXPECT_EQ(md.hardware.num_gpus, 8);
 }
 
-// `__include__: [...]` (RT-DETR's YAML configs) lists base files like `_base_`.
-TEST(ExtractionKinds, DunderIncludeListsBaseConfigs) {
-  Repo r("dunder_include");
-  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('-c', '--config')\n");
-  r.File("configs/include/optimizer.yml", "epoches: 72\noptimizer:\n  type: AdamW\n  lr: 0.0001\n");
-  r.File("configs/include/dataloader.yml", "train_dataloader:\n  batch_size: 4\n");
-  r.File("configs/det.yml",
-         "__include__: [\n  './include/dataloader.yml',\n  './include/optimizer.yml',\n]\n"
-         "output_dir: ./output/det\n");
-  WorkloadMetadata md = r.Extract("python train.py -c configs/det.yml");
-  EXPECT_EQ(md.training_iterations, 72);
-  EXPECT_EQ(md.batch_size, 4);
-  EXPECT_EQ(md.learning_rate, 1e-4);
-}
-
 // Dataset keys as public training code spells them: a training dataset's path
-// or hub id, a dataset section's repo_id, an abbreviated --dset, a seqio
-// mixture, an open-instruct mixer list, an Atari game or gym environment
-// name; a registered task's versioned name is kept whole.
+// or hub id, a dataset section's repo_id, an Atari game; a registered task's
+// versioned name is kept whole. One repository's own words (--dset, a mixer
+// list, MIXTURE_NAME, game_name, environment_name) are no dataset keys.
 TEST(ExtractionKinds, DatasetKeysAndNames) {
-  for (const char* key : {"train_dataset_path", "training_dataset", "dataset.repo_id", "dset", "MIXTURE_NAME",
-                          "dataset_mixer_list", "game", "game_name", "environment_name"})
+  for (const char* key : {"train_dataset_path", "training_dataset", "dataset.repo_id", "game"})
     EXPECT_EQ(ClassifyKey(key).field, "dataset") << key;
+  for (const char* key : {"dset", "MIXTURE_NAME", "dataset_mixer_list", "game_name", "environment_name"})
+    EXPECT_NE(ClassifyKey(key).field, "dataset") << key;
   EXPECT_EQ(ClassifyKey("eval_dataset_path").field, "");
   std::string why;
   EXPECT_EQ(NameOf("glue_mrpc_v002", true, &why), "glue_mrpc_v002");
   EXPECT_EQ(NameOf("ljs_audio_text_train_filelist", true, &why), "ljs");
-  Repo r("mixer");
-  r.File("finetune.py",
-         "import argparse\np = argparse.ArgumentParser()\n"
-         "p.add_argument('--dataset_mixer_list', nargs='+', default=None)\n");
-  EXPECT_EQ(r.Extract("python finetune.py --dataset_mixer_list 'allenai/some-sft-mixture 512 org/other 0.5'").dataset,
-            "allenai/some-sft-mixture");
 }
 
 // Where runs name their model besides a model key: a Hydra choice in the
-// model config group, an RL algorithm's or agent's name, a model_source, a
+// model config group, an RL algorithm's or agent's name, a
 // script's own sys.argv default, and a Python config's plain `model = '…'`
 // (over the config file's stem).
 TEST(ExtractionKinds, ModelNameKinds) {
-  for (const char* key : {"algo_name", "agent_name", "model.model_source"})
+  for (const char* key : {"algo_name", "agent_name"})
     EXPECT_EQ(ClassifyKey(key).field, "model_name") << key;
+  EXPECT_NE(ClassifyKey("model.model_source").field, "model_name");
   Repo r("model_kinds");
   r.File("train.py",
          "import hydra\n@hydra.main(config_path='configs', config_name='config')\n"
