@@ -1,0 +1,127 @@
+// ProgressScan step times by differencing: a printed time read as a clock,
+// intervals of line timestamps, and rates printed too coarsely to trust.
+#include "tracker/progress_scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace schedmate {
+
+// The printed step time of `src`'s layout read as a clock since some start
+// (a cumulative "time (sec)", "time: 298.3"): it grew at every one of the
+// newest four or more records with a climbing step, each growth per step
+// within a factor 2 of the others, and — where the records are stamped —
+// as much as the stamps did. A per-step time wanders instead; a running
+// average flattens. Seconds per step over each interval, newest first.
+std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const {
+  std::vector<const Entry*> pts;
+  std::set<int64_t> seen;
+  for (const auto& e : entries_) {
+    if (e.line.layout != src.line.layout || !e.line.step || !e.line.step_time_s) continue;
+    if (!seen.insert(*e.line.step).second) continue;
+    pts.push_back(&e);
+    if (static_cast<int>(pts.size()) > options_.samples) break;
+  }
+  if (pts.empty() || pts.front() != &src) return {};
+  std::vector<double> per_step;
+  bool stamped = true;
+  double stamp_fit = 0;
+  for (size_t i = 0; i + 1 < pts.size(); ++i) {
+    const ProgressLine& newer = pts[i]->line;
+    const ProgressLine& older = pts[i + 1]->line;
+    int64_t ds = *newer.step - *older.step;
+    double dv = *newer.step_time_s - *older.step_time_s;
+    if (ds <= 0 || dv <= 0) break;  // the run of growth ends
+    per_step.push_back(dv / static_cast<double>(ds));
+    if (newer.timestamp_s && older.timestamp_s && *newer.timestamp_s > *older.timestamp_s)
+      stamp_fit = std::max(stamp_fit, std::abs(dv / (*newer.timestamp_s - *older.timestamp_s) - 1));
+    else
+      stamped = false;
+  }
+  // Four intervals in a row; three when the stamps grew alike.
+  if (per_step.size() < (stamped ? 3u : 4u)) return {};
+  auto [lo, hi] = std::minmax_element(per_step.begin(), per_step.end());
+  if (*hi > 2 * *lo) return {};
+  if (stamped && stamp_fit > 0.25) return {};  // grows, but not with the wall clock
+  // A clock has counted about the steps since its start: its value is at
+  // most ~10× step × growth per step (per-epoch counters a few epochs in).
+  // A running average creeps far more slowly than that (0.239996 →
+  // 0.240017 over 80 steps at step 29240).
+  double steps_counted = *pts[0]->line.step_time_s / per_step.front();
+  if (steps_counted > 10 * std::max<double>(1, static_cast<double>(*pts[0]->line.step))) return {};
+  *lines = {pts[0]->index, pts[1]->index};
+  return per_step;
+}
+
+namespace {
+
+// How many whole numbers other than the step two records of one layout
+// share: a rank, a worker id, a device ("… rank 0").
+int SharedTags(const ScannedLine& a, int64_t step, const ScannedLine& b) {
+  if (a.fields.size() != b.fields.size()) return 0;
+  int shared = 0;
+  for (size_t i = 0; i < a.fields.size(); ++i) {
+    const ScannedField& x = a.fields[i];
+    const ScannedField& y = b.fields[i];
+    if (!x.integer || !y.integer || x.total || y.total || x.value == static_cast<double>(step)) continue;
+    shared += x.value == y.value;
+  }
+  return shared;
+}
+
+}  // namespace
+
+bool ProgressScan::CoarseRate(const Entry& e) {
+  if (!e.line.step_time_s || *e.line.step_time_s <= 0) return false;
+  double t = *e.line.step_time_s;
+  for (const ScannedField& f : e.scanned.fields) {
+    if (f.value <= 0 || std::fabs(1.0 / f.value - t) > 1e-9 * t) continue;
+    double m = f.value / std::pow(10.0, std::floor(std::log10(f.value)));
+    // One significant digit, 1 or 2: off by up to a half or a quarter
+    // ("ups=0.04" is within an eighth, read as printed).
+    return std::fabs(m - std::round(m)) < 1e-9 && std::round(m) <= 2;
+  }
+  return false;
+}
+
+std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const {
+  // One entry per step; of a step printed by several ranks or handlers, the
+  // one that shares the anchor's tags (its rank), so that intervals are
+  // timed by one process.
+  std::vector<std::pair<int64_t, const Entry*>> pts;
+  for (const auto& e : entries_) {
+    if (e.line.layout != a.line.layout || !e.line.step || !e.line.timestamp_s) continue;
+    if (!pts.empty() && pts.back().first == *e.line.step) {
+      int64_t step = *e.line.step;
+      if (pts.back().second != &a &&
+          SharedTags(e.scanned, step, a.scanned) > SharedTags(pts.back().second->scanned, step, a.scanned))
+        pts.back().second = &e;
+      continue;
+    }
+    if (std::any_of(pts.begin(), pts.end(), [&](const auto& p) { return p.first == *e.line.step; })) continue;
+    if (static_cast<int>(pts.size()) > options_.samples) break;
+    pts.push_back({*e.line.step, &e});
+  }
+  std::vector<double> per_step;
+  // Too coarse a clock for an interval skips it (1 s stamps, 2 s apart),
+  // unless every interval is that coarse: then the newest still tells.
+  for (double ticks : {20.0, 2.0}) {
+    for (size_t i = 0; i + 1 < pts.size(); ++i) {
+      const ProgressLine& newer = pts[i].second->line;
+      const ProgressLine& older = pts[i + 1].second->line;
+      double dt = *newer.timestamp_s - *older.timestamp_s;
+      int64_t ds = pts[i].first - pts[i + 1].first;
+      if (ds <= 0 || dt <= 0) continue;
+      if (dt < ticks * std::max(newer.timestamp_resolution_s, older.timestamp_resolution_s)) continue;
+      if (per_step.empty()) *lines = {pts[i].second->index, pts[i + 1].second->index};
+      per_step.push_back(dt / static_cast<double>(ds));
+    }
+    if (!per_step.empty()) break;
+  }
+  return per_step;
+}
+
+}  // namespace schedmate

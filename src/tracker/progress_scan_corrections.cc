@@ -1,0 +1,167 @@
+// ProgressScan::Finish: corrections of the training lines read before the
+// report is assembled (progress_scan_report.cc) — pending rows flushed,
+// evaluation records that print the training loss, lone positional steps,
+// climbing totals, repeated finished bars.
+#include "tracker/progress_scan.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace schedmate {
+
+// Evaluation records that print the training loss are the run's progress
+// when they state more than a step (a total, a time, a rate) or repeat with a
+// climbing step; nanoGPT's one "step 250: train loss …, val loss …" is not.
+bool ProgressScan::TrainAndEvalIsProgress() const {
+  if (train_and_eval_.empty()) return false;
+  const ProgressLine& newest = train_and_eval_.front().line;
+  if (newest.total_steps || newest.step_time_s || newest.throughput) return true;
+  for (size_t i = 1; i < train_and_eval_.size(); ++i) {
+    const ProgressLine& p = train_and_eval_[i].line;
+    if (p.layout == newest.layout && p.step && *p.step < *newest.step) return true;
+  }
+  return false;
+}
+
+bool ProgressScan::HasPositionalSteps() const {
+  return std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.line.step_positional; });
+}
+
+void ProgressScan::DropLonePositionalSteps() {
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry e = entries_[i];
+    if (e.line.step_positional) {
+      // Above the round printed before it: a repeat of an earlier round
+      // ("Stopping. Best iteration: [1093]" after [1500]) is no progress.
+      bool climbed = false;
+      for (size_t j = i + 1; j < entries_.size(); ++j)
+        if (entries_[j].line.layout == e.line.layout && entries_[j].line.step) {
+          climbed = *entries_[j].line.step < *e.line.step;
+          break;
+        }
+      if (!climbed) {
+        e.line.step.reset();
+        e.line.step_positional = false;
+        if (e.line.Facts() == 0 && !e.line.epoch_as_step) continue;
+      }
+    }
+    kept.push_back(std::move(e));
+  }
+  entries_.swap(kept);
+  Reanchor();
+}
+
+namespace {
+bool FinishedLosslessBar(const ProgressLine& p, const ScannedLine& s) {
+  return s.has_bar && p.step && p.total_steps && *p.step == *p.total_steps && !p.loss;
+}
+}  // namespace
+
+bool ProgressScan::HasRepeatedFinishedBars() const {
+  for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+    const Entry& a = entries_[i];
+    const Entry& b = entries_[i + 1];
+    if (FinishedLosslessBar(a.line, a.scanned) && FinishedLosslessBar(b.line, b.scanned) &&
+        a.line.step == b.line.step)
+      return true;
+  }
+  return false;
+}
+
+void ProgressScan::DropRepeatedFinishedBars() {
+  std::vector<bool> drop(entries_.size(), false);
+  for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+    const Entry& a = entries_[i];
+    const Entry& b = entries_[i + 1];
+    if (FinishedLosslessBar(a.line, a.scanned) && FinishedLosslessBar(b.line, b.scanned) &&
+        a.line.step == b.line.step)
+      drop[i] = drop[i + 1] = true;
+  }
+  bool other = false;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    other = other || (!drop[i] && entries_[i].line.step && entries_[i].line.loss);
+  if (!other) {
+    // Only bars count the steps: of pairs (not longer runs) that recur
+    // between records, the older bar is the training pass, the newer its
+    // evaluation pass (a train loader's bar, then the eval loader's, every
+    // epoch). One pair alone may be two epochs of training.
+    std::fill(drop.begin(), drop.end(), false);
+    for (size_t i = 0; i + 1 < entries_.size(); ++i) {
+      auto same = [&](size_t x, size_t y) {
+        return FinishedLosslessBar(entries_[x].line, entries_[x].scanned) &&
+               FinishedLosslessBar(entries_[y].line, entries_[y].scanned) &&
+               entries_[x].line.step == entries_[y].line.step;
+      };
+      bool pair = same(i, i + 1) && !(i > 0 && same(i - 1, i)) && !(i + 2 < entries_.size() && same(i + 1, i + 2));
+      if (pair) drop[i] = true;
+    }
+    if (std::count(drop.begin(), drop.end(), true) < 2) return;
+  }
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(entries_[i]));
+  entries_.swap(kept);
+  Reanchor();
+}
+
+bool ProgressScan::ClimbingTotals(uint64_t layout) const {
+  std::set<int64_t> steps, totals;
+  std::optional<int64_t> newer_total;
+  for (const Entry& e : entries_) {  // newest first
+    if (e.line.layout != layout || !e.line.step || !e.line.total_steps) continue;
+    if (newer_total && *e.line.total_steps > *newer_total) return false;  // totals never fall
+    newer_total = e.line.total_steps;
+    steps.insert(*e.line.step);
+    totals.insert(*e.line.total_steps);
+  }
+  return totals.size() >= 2 && steps.size() < totals.size();
+}
+
+bool ProgressScan::HasClimbingTotals() const {
+  std::set<uint64_t> seen;
+  for (const Entry& e : entries_)
+    if (e.line.total_steps && seen.insert(e.line.layout).second && ClimbingTotals(e.line.layout)) return true;
+  return false;
+}
+
+void ProgressScan::SwapClimbingTotals() {
+  std::set<uint64_t> seen, climbing;
+  for (const Entry& e : entries_)
+    if (e.line.total_steps && seen.insert(e.line.layout).second && ClimbingTotals(e.line.layout))
+      climbing.insert(e.line.layout);
+  if (climbing.empty()) return;
+  for (Entry& e : entries_) {
+    if (!climbing.count(e.line.layout) || !e.line.total_steps) continue;
+    e.line.step = e.line.total_steps;
+    e.line.total_steps.reset();
+  }
+  Reanchor();
+}
+
+ProgressReport ProgressScan::Finish() const {
+  auto stepless = [](const std::vector<Entry>& es) {
+    return std::none_of(es.begin(), es.end(), [](const Entry& e) { return e.line.step.has_value(); });
+  };
+  bool fallback = stepless(entries_) && !train_and_eval_.empty();
+  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals() && !HasRepeatedFinishedBars())
+    return FinishNow();
+  // The oldest rows are still pending, or positional steps wait for their
+  // check: finish on a copy.
+  ProgressScan rest = *this;
+  rest.FlushRows();
+  if (stepless(rest.entries_) && rest.TrainAndEvalIsProgress()) {
+    // No plain training record with a step (an epoch summary at most): the
+    // evaluation records that print the training loss are the run's.
+    rest.entries_.swap(rest.train_and_eval_);
+    rest.Reanchor();
+  }
+  rest.DropLonePositionalSteps();
+  rest.SwapClimbingTotals();
+  rest.DropRepeatedFinishedBars();
+  return rest.FinishNow();
+}
+
+}  // namespace schedmate
