@@ -298,6 +298,9 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   // Base configs the code loads itself (OmegaConf.load("…/default.yaml")), under everything else.
   for (const auto& [c, from] : st.code_configs)
     if (auto p = ResolvePath(st, c, DirOf(from), true)) ReadConfigFile(st, *p, kEntryDefault, "", 0);
+  for (const auto& [rel, from] : st.own_dir_configs)
+    if (std::string p = JoinPath(DirOf(from), rel); !p.empty() && st.files.count(p))
+      ReadConfigFile(st, p, kEntryDefault, "", 0);
   std::vector<std::string> configs;
   if (!spec.config_file.empty()) configs.push_back(spec.config_file);
   for (const auto& p : spec.positional) configs.push_back(p);

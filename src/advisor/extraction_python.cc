@@ -148,12 +148,34 @@ std::optional<std::string> HalfDtypeName(const std::string& key, const PyValue& 
   return std::nullopt;
 }
 
+// The directory of the Python file itself, as code spells it:
+// os.path.dirname(__file__) (also of its abspath / realpath) or
+// Path(__file__).parent (also resolved / absolute). Its parent directory, a
+// variable or any other expression is not.
+bool IsOwnDirectory(const PyValue& v) {
+  if (v.kind != PyValue::Kind::kOther) return false;
+  std::string t;
+  for (char ch : v.text)
+    if (!std::isspace(static_cast<unsigned char>(ch))) t += ch;
+  std::string file = "__file__";
+  for (const char* wrap : {"os.path.abspath(", "os.path.realpath(", "path.abspath(", "path.realpath("})
+    if (t.find(std::string(wrap) + "__file__)") != std::string::npos) file = std::string(wrap) + "__file__)";
+  for (const char* dirname : {"os.path.dirname(", "path.dirname(", "dirname("})
+    if (t == std::string(dirname) + file + ")") return true;
+  for (const char* path : {"Path(", "pathlib.Path("})
+    for (const char* via : {"", ".resolve()", ".absolute()"})
+      if (t == std::string(path) + "__file__)" + via + ".parent") return true;
+  return false;
+}
+
 // The package's default config the code opens beside itself:
 // `os.path.join(os.path.dirname(__file__), "config", "default.yaml")` →
-// config/default.yaml (found from the file's directory). Only a file named
+// config/default.yaml, relative to the file's own directory (the first
+// argument must be that directory, spelled with __file__). Only a file named
 // as defaults: a join to any other YAML is usually one of several choices.
 std::optional<std::string> DefaultConfigJoined(const PyCall& c) {
   if (LastSegment(c.callee) != "join" || c.args.size() < 2 || c.args.size() > 6) return std::nullopt;
+  if (!IsOwnDirectory(c.args[0])) return std::nullopt;
   const PyValue& tail = c.args.back();
   if (tail.kind != PyValue::Kind::kString || !(EndsWith(tail.text, ".yaml") || EndsWith(tail.text, ".yml")))
     return std::nullopt;
@@ -161,15 +183,42 @@ std::optional<std::string> DefaultConfigJoined(const PyCall& c) {
   stem = Lower(stem.substr(0, stem.find('.')));
   if (stem != "default" && stem != "defaults" && stem != "base" && stem != "common") return std::nullopt;
   std::string rel;
-  for (size_t i = 1; i < c.args.size(); ++i) {  // the first is the directory (`dirname(__file__)`, a variable)
+  for (size_t i = 1; i < c.args.size(); ++i) {  // the first is the directory (`dirname(__file__)`)
     if (c.args[i].kind != PyValue::Kind::kString) return std::nullopt;
     rel += (rel.empty() ? "" : "/") + c.args[i].text;
   }
   return rel;
 }
 
+// The (first line, source text) of each file a call opens for writing
+// (`open(os.path.join(args.out, "common.yaml"), "w")`): a path joined there is
+// an output, not a config the code reads.
+std::vector<std::pair<int, std::string>> OpenedForWriting(const PythonFacts& py) {
+  std::vector<std::pair<int, std::string>> out;
+  for (const auto& c : py.calls) {
+    if (LastSegment(c.callee) != "open" || c.args.empty()) continue;
+    const PyValue* mode = c.args.size() >= 2 ? &c.args[1] : c.Kwarg("mode");
+    if (!mode || mode->kind != PyValue::Kind::kString) continue;
+    if (mode->text.find_first_of("wax") == std::string::npos) continue;
+    out.emplace_back(c.line, c.args[0].text);
+  }
+  return out;
+}
+
+bool InsideWriteOpen(const PyCall& join, const std::vector<std::pair<int, std::string>>& written) {
+  const std::string& tail = join.args.back().text;
+  for (const auto& [line, text] : written) {
+    int last = line + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    if (join.line >= line && join.line <= last && text.find("join") != std::string::npos &&
+        text.find(tail) != std::string::npos)
+      return true;
+  }
+  return false;
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
+  const std::vector<std::pair<int, std::string>> written = OpenedForWriting(py);
   NoteCliClasses(st, py);
   if (prec == kEntryDefault) NoteCalledEntryFunctions(st, py);
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
@@ -279,7 +328,8 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         c.args[0].kind == PyValue::Kind::kString &&
         (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
       st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
-    if (auto rel = DefaultConfigJoined(c)) st.code_configs.emplace_back(*rel, path);
+    if (auto rel = DefaultConfigJoined(c); rel && !InsideWriteOpen(c, written))
+      st.own_dir_configs.emplace_back(*rel, path);
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {
       // absl: flags.DEFINE_integer("train_epochs", 90, "…")
       const PyValue* d = c.Kwarg("default") ? c.Kwarg("default") : &c.args[1];

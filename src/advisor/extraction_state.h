@@ -72,6 +72,9 @@ struct State {
   };
   std::vector<DefaultConfig> default_configs;                     // a config flag's default file
   std::vector<std::pair<std::string, std::string>> code_configs;  // (path, from file): configs the code loads
+  // (path relative to the file's own directory, from file): a package default
+  // the code joins to dirname(__file__); looked for there only.
+  std::vector<std::pair<std::string, std::string>> own_dir_configs;
   std::set<std::string> nargs_flags;                              // options declared nargs='+'/'*'
   std::set<std::string> base_configs;                             // Python configs with an mmengine-style _base_
   std::vector<std::string> config_paths;                          // config files read

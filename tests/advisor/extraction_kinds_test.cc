@@ -172,5 +172,45 @@ TEST(ExtractionKinds, DefaultConfigTheCodeJoinsToItsDirectory) {
   EXPECT_EQ(md.learning_rate, 0.0005);
 }
 
+// A defaults-named YAML joined to anything but the file's own directory, found
+// elsewhere in the repository only, or opened for writing, is no config the
+// run reads.
+TEST(ExtractionKinds, DefaultConfigJoinedElsewhereOrWrittenIsNotRead) {
+  Repo r("joined_not_read");
+  r.File("configs/logger/common.yaml", "batch_size: 32\nlr: 0.0005\n");
+  r.File("common.yaml", "batch_size: 16\n");
+  r.File("src/config/default.yaml", "batch_size: 8\n");
+  // The output directory's file, written.
+  r.File("dump.py",
+         "import argparse\nimport os\np = argparse.ArgumentParser()\np.add_argument('--out', default='.')\n"
+         "def main():\n    args = p.parse_args()\n"
+         "    with open(os.path.join(args.out, 'common.yaml'), 'w') as f:\n        f.write('')\n");
+  WorkloadMetadata md = r.Extract("python dump.py --out configs/logger");
+  EXPECT_FALSE(md.batch_size.has_value());
+  EXPECT_FALSE(md.learning_rate.has_value());
+  // The file's own directory, but written.
+  r.File("src/save.py",
+         "import os\ndef main():\n"
+         "    with open(os.path.join(os.path.dirname(__file__), 'config', 'default.yaml'), 'w') as f:\n"
+         "        f.write('')\n");
+  EXPECT_FALSE(r.Extract("python src/save.py").batch_size.has_value());
+  // A join to a directory that is no __file__'s.
+  r.File("run.py",
+         "import os\nroot = os.getcwd()\n"
+         "def main():\n    return os.path.join(root, 'configs', 'logger', 'common.yaml')\n");
+  md = r.Extract("python run.py");
+  EXPECT_FALSE(md.batch_size.has_value());
+  EXPECT_FALSE(md.learning_rate.has_value());
+  // Beside the file: src/logger/common.yaml does not exist; configs/logger/common.yaml is not searched for.
+  r.File("src/train.py",
+         "import os\ndef main():\n    return os.path.join(os.path.dirname(__file__), 'logger', 'common.yaml')\n");
+  EXPECT_FALSE(r.Extract("python src/train.py").batch_size.has_value());
+  // Path(__file__).parent is the file's directory too.
+  r.File("src/fit.py",
+         "from pathlib import Path\nimport os\nimport yaml\n"
+         "def main():\n    return yaml.safe_load(open(os.path.join(Path(__file__).parent, 'config', 'default.yaml')))\n");
+  EXPECT_EQ(r.Extract("python src/fit.py").batch_size, 8);
+}
+
 }  // namespace
 }  // namespace schedmate
