@@ -136,11 +136,33 @@ std::optional<std::string> ArgvDefault(const State& st, const PyValue& v) {
   return std::nullopt;
 }
 
-// A dtype keyword given as the library's name for a half precision
-// (MixedPrecision(param_dtype=torch.bfloat16), dtype=jnp.float16): that
-// precision, as a setting of the key. (float32 names were tried: they are
-// mostly casts beside an autocast, dev +1 / -2; so were local assignments
-// `param_dtype = torch.bfloat16`: +2 / -1.)
+// A call whose dtype keyword is the precision the model computes in:
+// FSDP's MixedPrecision(param_dtype=…), autocast(dtype=…),
+// from_pretrained(…, torch_dtype=…), a model's .to(dtype=…), and a Flax
+// module's dtype= / param_dtype= on the model's constructor (a class the code
+// calls, not a flax.linen layer). A tensor's dtype (torch.zeros(…,
+// dtype=torch.float16)) is no precision of the run.
+bool PrecisionApiKeyword(const PyCall& c, const std::string& key, bool flax_file) {
+  std::string last = LastSegment(c.callee);
+  if (last == "MixedPrecision") return key.find("dtype") != std::string::npos;
+  if (last == "autocast") return key == "dtype";
+  if (last == "from_pretrained" || last == "from_config") return key == "torch_dtype" || key == "dtype";
+  if (last == "to" && c.callee.size() > 3) {
+    std::string object = Lower(LastSegment(c.callee.substr(0, c.callee.size() - 3)));
+    return key == "dtype" && object.find("model") != std::string::npos;
+  }
+  if (flax_file && (key == "dtype" || key == "param_dtype") && !last.empty() &&
+      std::isupper(static_cast<unsigned char>(last[0])) && c.callee.rfind("nn.", 0) != 0 &&
+      c.callee.find("linen.") == std::string::npos)
+    return true;
+  return false;
+}
+
+// A precision API's dtype keyword given as the library's name for a half
+// precision (MixedPrecision(param_dtype=torch.bfloat16), dtype=jnp.float16 on
+// a Flax model): that precision, as a setting of the key. (float32 names were
+// tried: they are mostly casts beside an autocast, dev +1 / -2; so were local
+// assignments `param_dtype = torch.bfloat16`: +2 / -1.)
 std::optional<std::string> HalfDtypeName(const std::string& key, const PyValue& v) {
   if (v.kind != PyValue::Kind::kName || key.find("dtype") == std::string::npos) return std::nullopt;
   std::string dtype = LastSegment(v.text);
@@ -219,6 +241,8 @@ bool InsideWriteOpen(const PyCall& join, const std::vector<std::pair<int, std::s
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   const std::vector<std::pair<int, std::string>> written = OpenedForWriting(py);
+  const bool flax_file = std::any_of(py.imports.begin(), py.imports.end(),
+                                     [](const PyImport& i) { return i.module.rfind("flax", 0) == 0; });
   NoteCliClasses(st, py);
   if (prec == kEntryDefault) NoteCalledEntryFunctions(st, py);
   std::map<std::string, std::string> from;  // `from torchvision.datasets import MNIST`: MNIST → torchvision.datasets
@@ -360,6 +384,9 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
                            c.callee.find("Pipeline") != std::string::npos || c.callee.find("For") != std::string::npos;
         st.SetField("model_name", "from_pretrained", *v, path, c.line, prec, model_class ? 2 : 0);
       }
+      for (const auto& [k, v] : c.kwargs)  // torch_dtype=torch.bfloat16: the precision the model is loaded in
+        if (auto half = HalfDtypeName(k, v); half && PrecisionApiKeyword(c, k, flax_file))
+          st.Set(k, *half, path, c.line, prec);
       continue;
     }
     if (last == "create_model" && !c.args.empty()) {
@@ -420,7 +447,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       if (k == "epoch") continue;
       if (auto lit = st.Literal(v))
         st.Set(k, *lit, path, c.line, prec);
-      else if (auto half = HalfDtypeName(k, v))
+      else if (auto half = HalfDtypeName(k, v); half && PrecisionApiKeyword(c, k, flax_file))
         st.Set(k, *half, path, c.line, prec);
     }
   }

@@ -151,6 +151,21 @@ TEST(ExtractionKinds, HalfDtypeKeywordNamedByTheLibrary) {
          "def main():\n    mp = MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)\n"
          "if __name__ == '__main__':\n    main()\n");
   EXPECT_EQ(r.Extract("python dpo.py").precision, "bf16");
+  // Only precision APIs: a tensor's dtype is not the run's precision.
+  r.File("zeros.py",
+         "import torch\ndef main():\n    buf = torch.zeros(8, 8, dtype=torch.float16)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_NE(r.Extract("python zeros.py").precision, "fp16");
+  r.File("hf.py",
+         "import torch\nfrom transformers import AutoModelForCausalLM\n"
+         "def main():\n    model = AutoModelForCausalLM.from_pretrained('gpt2', torch_dtype=torch.bfloat16)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python hf.py").precision, "bf16");
+  r.File("flax_train.py",
+         "import jax.numpy as jnp\nimport flax.linen as nn\nfrom models import ResNet50\n"
+         "def main():\n    model = ResNet50(num_classes=10, dtype=jnp.float16)\n    x = jnp.ones((1, 4), dtype=jnp.bfloat16)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python flax_train.py").precision, "fp16");
 }
 
 // The package's default config the code opens beside itself
