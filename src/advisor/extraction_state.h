@@ -17,8 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "advisor/metadata_extractor.h"
+#include "advisor/extract_options.h"
 #include "advisor/python_source.h"
+#include "core/facts.h"
+#include "core/status.h"
 #include "repo/snapshot.h"
 
 namespace schedmate::extraction {

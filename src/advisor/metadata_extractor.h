@@ -19,18 +19,12 @@
 
 #include <string>
 
+#include "advisor/extract_options.h"
 #include "core/facts.h"
 #include "core/status.h"
 #include "repo/snapshot.h"
 
 namespace schedmate {
-
-struct ExtractOptions {
-  int max_files = 64;          // files read per job (the agent's step budget)
-  size_t max_file_bytes = 256u << 10;
-  int max_import_depth = 3;
-  std::string workdir;         // directory inside the snapshot the command runs from ("" = root)
-};
 
 // InvalidArgument when the command launches no Python entry point found in
 // the snapshot (the caller falls back).
