@@ -31,5 +31,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto snap = schedmate::MemorySnapshot({{"train.py", text}, {"conf.yaml", text}});
   auto md = schedmate::ExtractMetadata(*snap, "python train.py --config conf.yaml");
   if (md.ok() && (md->confidence < 0 || md->confidence > 1)) __builtin_trap();
+  // Other command shapes reach other parsing paths: registry names and named
+  // config sections (--params=NAME, --configs NAME), a package module run with
+  // -m whose code joins configs to its own directory, a shell wrapper, and a
+  // repository's own launcher running a script.
+  auto pkg = schedmate::MemorySnapshot({{"train.py", text},
+                                        {"configs.yaml", text},
+                                        {"configs/small.yaml", text},
+                                        {"pkg/__init__.py", ""},
+                                        {"pkg/train.py", text},
+                                        {"pkg/config/default.yaml", text},
+                                        {"run.sh", text},
+                                        {"tools/launch.py", text}});
+  for (const char* command : {"python train.py --params=abc_def --configs small", "python -m pkg.train --lr 0.1",
+                              "bash run.sh --epochs 3", "python tools/launch.py --nproc_per_node 2 train.py"}) {
+    auto m = schedmate::ExtractMetadata(*pkg, command);
+    if (m.ok() && (m->confidence < 0 || m->confidence > 1)) __builtin_trap();
+  }
   return 0;
 }
