@@ -12,35 +12,17 @@
 #include "advisor/metadata_extractor.h"
 #include "advisor/run_values.h"
 #include "repo/snapshot.h"
+#include "advisor/temp_repo.h"
 
 namespace schedmate {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Repo {
+// Each test's repository, in its own temporary directory.
+class Repo : public testing_support::TempRepo {
  public:
-  explicit Repo(const std::string& name)
-      : root_(fs::path(testing::TempDir()) / ("kinds_" + name + std::to_string(getpid()))) {
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  ~Repo() { fs::remove_all(root_); }
-  Repo& File(const std::string& rel, const std::string& text) {
-    fs::create_directories((root_ / rel).parent_path());
-    std::ofstream(root_ / rel) << text;
-    return *this;
-  }
-  WorkloadMetadata Extract(const std::string& cmd) {
-    auto snap = OpenDirectorySnapshot(root_.string());
-    EXPECT_TRUE(snap.ok());
-    auto md = ExtractMetadata(**snap, cmd);
-    EXPECT_TRUE(md.ok()) << md.status().message();
-    return md.ok() ? *md : WorkloadMetadata{};
-  }
-
- private:
-  fs::path root_;
+  explicit Repo(const std::string& name) : TempRepo("kinds_" + name) {}
 };
 
 // The model a script builds names the model: at the top of a script as well

@@ -12,41 +12,14 @@
 
 #include "advisor/metadata_extractor.h"
 #include "repo/snapshot.h"
+#include "advisor/temp_repo.h"
 
 namespace schedmate {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Repo {
- public:
-  explicit Repo(const std::string& name)
-      : root_(fs::path(testing::TempDir()) / (name + std::to_string(getpid()))) {
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  ~Repo() { fs::remove_all(root_); }
-  Repo& File(const std::string& rel, const std::string& text) {
-    fs::create_directories((root_ / rel).parent_path());
-    std::ofstream(root_ / rel) << text;
-    return *this;
-  }
-  WorkloadMetadata Extract(const std::string& cmd) {
-    auto snap = OpenDirectorySnapshot(root_.string());
-    EXPECT_TRUE(snap.ok());
-    auto md = ExtractMetadata(**snap, cmd);
-    EXPECT_TRUE(md.ok()) << md.status().message();
-    return md.ok() ? *md : WorkloadMetadata{};
-  }
-  const FieldSource* Source(const WorkloadMetadata& md, const std::string& field) {
-    for (const auto& s : md.sources)
-      if (s.field == field) return &s;
-    return nullptr;
-  }
-
- private:
-  fs::path root_;
-};
+using Repo = testing_support::TempRepo;
 
 TEST(MetadataExtractor, HfTrainerArgparseAndOverrides) {
   Repo r("hf");
