@@ -164,7 +164,9 @@ TEST(ChatClient, TricklingServerTimesOutAtTheDeadline) {
   double s = SecondsSince(t0);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error->kind, LlmErrorKind::kTimeout) << r.error->message;
-  EXPECT_LE(s, 1.65);
+  // Without the deadline the trickled answer takes over a minute; 0.3 s of
+  // slack keeps a loaded 2-core machine (1.654 s seen at load 8) from failing it.
+  EXPECT_LE(s, 1.8);
   EXPECT_EQ(trickle.connections(), 1);
 }
 
