@@ -146,8 +146,8 @@ Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::s
   if (l->spec.entry_kind != LaunchSpec::Entry::kScript || !EndsWith(entry, ".py") || l->spec.args.empty())
     return std::string();
   auto text = FileReadTool(st.snap, entry, st.opt.max_file_bytes);  // a look at its arguments, not counted
-  if (!text.ok() || text->text.find("\"training_script\"") == std::string::npos &&
-                        text->text.find("'training_script'") == std::string::npos)
+  if (!text.ok() || (text->text.find("\"training_script\"") == std::string::npos &&
+                         text->text.find("'training_script'") == std::string::npos))
     return std::string();
   // The first word that is a script in the repository is what the copy runs.
   size_t script = 0;
@@ -161,7 +161,10 @@ Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::s
     for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     cmd += " '" + q + "'";
   }
-  ASSIGN_OR_RETURN(LaunchSpec inner, ParseLaunchCommand(cmd, Names(console)));
+  // A file that only looks like a launcher copy leaves the launch as it was.
+  auto parsed = ParseLaunchCommand(cmd, Names(console));
+  if (!parsed.ok()) return std::string();
+  LaunchSpec inner = std::move(*parsed);
   if (inner.entry_kind != LaunchSpec::Entry::kScript && inner.entry_kind != LaunchSpec::Entry::kShell)
     return std::string();
   if (EndsWith(inner.entry, ".sh")) inner.entry_kind = LaunchSpec::Entry::kShell;  // the copy runs any executable
@@ -169,15 +172,23 @@ Result<std::string> ThroughRepositoryLauncher(State& st, Launch* l, const std::s
   std::optional<int> nproc = inner.nproc_per_node, nnodes = inner.nnodes;
   bool unknown = inner.nproc_unknown;
   std::string launcher = inner.launcher;
+  LaunchSpec original = l->spec;
   l->spec = std::move(inner);
-  RETURN_IF_ERROR(UnwrapShell(st, l, Names(console)));
+  if (!UnwrapShell(st, l, Names(console)).ok()) {
+    l->spec = std::move(original);
+    return std::string();
+  }
   // The processes are the launcher copy's, whatever the script it runs says.
   l->spec.launcher = launcher;
   if (nproc) l->spec.nproc_per_node = nproc;
   if (nnodes) l->spec.nnodes = nnodes;
   l->spec.nproc_unknown = l->spec.nproc_unknown || unknown;
-  ASSIGN_OR_RETURN(std::string inner_entry, FindEntry(st, l, console));
-  return inner_entry;
+  auto inner_entry = FindEntry(st, l, console);
+  if (!inner_entry.ok()) {
+    l->spec = std::move(original);
+    return std::string();
+  }
+  return *inner_entry;
 }
 
 }  // namespace schedmate::extraction

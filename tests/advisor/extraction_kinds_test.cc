@@ -81,6 +81,23 @@ TEST(ExtractionKinds, RepositoryCopyOfTheDistributedLauncher) {
   EXPECT_EQ(md.hardware.num_gpus, 8);
 }
 
+// A script that only mentions 'training_script' and is handed a file that is
+// no training run (a shell step that runs no Python) is not a launcher copy:
+// the script itself stays the entry and extraction does not fail.
+TEST(ExtractionKinds, ALauncherLookAlikeKeepsTheLaunch) {
+  Repo r("launcher_lookalike");
+  r.File("train.py",
+         "import argparse\n# usage: the training_script may be given as 'training_script'\n"
+         "p = argparse.ArgumentParser()\n"
+         "p.add_argument('step', type=str)\n"
+         "p.add_argument('--batch_size', default=16, type=int)\n"
+         "p.add_argument('--epochs', default=7, type=int)\n");
+  r.File("prep.sh", "#!/usr/bin/env bash\necho preparing\n");
+  WorkloadMetadata md = r.Extract("python train.py prep.sh");
+  EXPECT_EQ(md.batch_size, 16);
+  EXPECT_EQ(md.training_iterations, 7);
+}
+
 // Dataset keys as public training code spells them: a training dataset's path
 // or hub id, a dataset section's repo_id, an Atari game; a registered task's
 // versioned name is kept whole. One repository's own words (--dset, a mixer
