@@ -361,38 +361,6 @@ TEST(ProgressLine, RatesNamedByTheKey) {
   EXPECT_FALSE(InterpretLine("step 7 loss 2.5 grad norm/sec: 3.0").throughput);
 }
 
-TEST(ProgressScan, TimeThatGrowsWithTheStepIsAClock) {
-  // "time" climbing by ~0.75 s a step at every record: a clock since the start.
-  std::vector<std::string> clock;
-  for (int i = 0; i < 6; ++i)
-    clock.push_back(StrFormat("[%3d/273] time: %.4f, loss: 1.39", 114 + i, 295.3 + 0.75 * i + 0.01 * (i % 2)));
-  ProgressReport a = ScanProgress(clock);
-  ASSERT_TRUE(a.step_time_s);
-  EXPECT_NEAR(*a.step_time_s, 0.74, 0.02);
-  // Stamped: three intervals suffice when the stamps grew as much.
-  std::vector<std::string> stamped = {
-      "2022-11-08 11:14:32,333 epoch 1 - iter 122/1227 - loss 0.93 - time (sec): 5.65",
-      "2022-11-08 11:14:37,495 epoch 1 - iter 244/1227 - loss 0.74 - time (sec): 10.81",
-      "2022-11-08 11:14:42,687 epoch 1 - iter 366/1227 - loss 0.64 - time (sec): 16.01",
-      "2022-11-08 11:14:47,662 epoch 1 - iter 488/1227 - loss 0.60 - time (sec): 20.98"};
-  ProgressReport b = ScanProgress(stamped);
-  ASSERT_TRUE(b.step_time_s);
-  EXPECT_NEAR(*b.step_time_s, 4.97 / 122, 1e-4);
-  // A per-step time that wanders, or creeps by uneven amounts, stays as printed.
-  std::vector<std::string> wander;
-  for (int i = 0; i < 6; ++i)
-    wander.push_back(StrFormat("step %d time: %.3f loss: 2.0", 10 * i, 0.5 + (i % 2 ? 0.02 : 0.0)));
-  ProgressReport c = ScanProgress(wander);
-  ASSERT_TRUE(c.step_time_s);
-  EXPECT_NEAR(*c.step_time_s, 0.52, 1e-9);
-  std::vector<std::string> creep;
-  for (double t : {0.50, 0.51, 0.53, 0.60, 0.61, 0.70})
-    creep.push_back(StrFormat("step %zu time: %.2f loss: 2.0", 10 * creep.size(), t));
-  ProgressReport d = ScanProgress(creep);
-  ASSERT_TRUE(d.step_time_s);
-  EXPECT_NEAR(*d.step_time_s, 0.70, 1e-9);
-}
-
 TEST(ProgressLine, MagnitudeSuffixesAndTimeUnitsInTheKey) {
   ProgressLine p = InterpretLine(
       "iteration: 993 / 1000 | elapsed_time_per_iteration_ms: 39.4 | tokens_per_sec: 16.2K | lm_loss: 10.6");
@@ -539,27 +507,6 @@ TEST(FieldScanner, UnitsCountersStampsAndKeysWrittenApart) {
   EXPECT_EQ(d.fields.back().key, "lr");
 }
 
-TEST(ProgressScan, AnEpochCounterIsNotTheTaggersStep) {
-  std::vector<std::string> log;
-  for (int e = 40; e < 48; ++e)
-    log.push_back(StrFormat("2023-01-02 03:%02d:11,000 - run - INFO - Training Epoch:[%d/300]\t loss=%.4f\t lr=0.000100\t epoch_time=%.3f",
-                            e, e, 10.5 - 0.01 * e, 140.0 + e % 3));
-  ProgressReport r = ScanProgress(log);
-  EXPECT_FALSE(r.step.has_value());
-  ASSERT_TRUE(r.loss);
-  EXPECT_NEAR(*r.loss, 10.5 - 0.47, 1e-9);
-}
-
-TEST(ProgressScan, ATimePerEpochIsNoStepTime) {
-  std::vector<std::string> log;
-  for (int i = 20; i < 26; ++i)
-    log.push_back(StrFormat("03-14 10:20:%02d Epoch 0/7 itr %d/3000: lr: 0.0001 speed: 0.%02d 0.%02dh/epoch loss_a: 0.31 loss_b: 0.17",
-                            i, i, 70 + i % 3, 68 + i % 3));
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 25);
-  EXPECT_LT(r.step_time_s.value_or(0), 60);  // never 0.7 h read as seconds per step
-}
-
 TEST(FieldScanner, DurationsWrittenInParts) {
   ScannedLine a = ScanLine("ups: 2.00, time: 50s 169ms, time_since_start: 01h 29m 27s");
   ASSERT_EQ(a.fields.size(), 3u);
@@ -589,17 +536,6 @@ TEST(ProgressLine, AStepRateOutweighsAnIntervalsTime) {
   EXPECT_DOUBLE_EQ(*c.step_time_s, 0.52);
 }
 
-TEST(ProgressScan, ARunningAverageThatCreepsUpIsNoClock) {
-  // A mean over all steps so far grows by millionths: not a clock.
-  std::vector<std::string> log;
-  for (int i = 0; i < 6; ++i)
-    log.push_back(StrFormat("json_stats: {\"iter\": %d, \"loss\": \"5.4\", \"time\": \"%.6f\"}", 29140 + 20 * i,
-                            0.239990 + 0.000005 * i));
-  ProgressReport r = ScanProgress(log);
-  ASSERT_TRUE(r.step_time_s);
-  EXPECT_NEAR(*r.step_time_s, 0.240015, 1e-9);
-}
-
 TEST(ProgressLine, AFinishedBarsElapsedTimeIsItsSteps) {
   ProgressLine p = InterpretLine("800/800 [==============================] - 120s - loss: 2.8254 - acc: 0.2476");
   EXPECT_EQ(p.step, 800);
@@ -607,27 +543,6 @@ TEST(ProgressLine, AFinishedBarsElapsedTimeIsItsSteps) {
   EXPECT_DOUBLE_EQ(*p.step_time_s, 0.15);
   // Mid-epoch the bar prints its ETA, not its elapsed time.
   EXPECT_FALSE(InterpretLine("  45/800 [>.............................] - ETA: 120s - loss: 0.51").step_time_s);
-}
-
-TEST(ProgressScan, ACounterWhoseTotalClimbsCountsTheSteps) {
-  // "Batch 4/N": epoch 4, batch N, printed by three ranks each.
-  std::vector<std::string> log;
-  const char* stamps[2][3] = {{"10:47:07,107", "10:47:16,614", "10:47:22,712"},
-                              {"10:49:20,301", "10:49:20,315", "10:49:20,438"}};
-  int ranks[2][3] = {{0, 1, 2}, {2, 1, 0}};
-  for (int r = 0; r < 2; ++r)
-    for (int k = 0; k < 3; ++k)
-      log.push_back(StrFormat("2023-01-30 %s DEBUG TRAIN Batch 4/%d loss %.4f lr 0.00032 rank %d", stamps[r][k],
-                              1700 + 100 * r, 20.0 + k, ranks[r][k]));
-  ProgressReport p = ScanProgress(log);
-  EXPECT_EQ(p.step, 1800);
-  EXPECT_FALSE(p.total_steps.has_value());
-  // Timed by one rank: rank 0's records, 133.331 s for 100 batches.
-  ASSERT_TRUE(p.step_time_s);
-  EXPECT_NEAR(*p.step_time_s, 1.33331, 1e-6);
-  // A fixed total stays one.
-  std::vector<std::string> fixed = {"step 10/500 loss 2.0 time 0.5", "step 20/500 loss 1.9 time 0.5"};
-  EXPECT_EQ(ScanProgress(fixed).total_steps, 500);
 }
 
 TEST(FieldScanner, HeadersWithACountColumnWordsAndACommentMark) {
@@ -682,40 +597,11 @@ TEST(ProgressLine, ATimerAndACounterBetweenKeyAndValue) {
   EXPECT_FALSE(InterpretLine("step 5 lr 3 0.25").loss.has_value());  // only after a loss key
 }
 
-TEST(ProgressScan, ALossNamespaceAndAnEvaluationLeaf) {
-  // A multi-line record: the leaf under "loss/" names the loss, "time/val"
-  // is one clock of the record, not an evaluation record.
-  std::vector<std::string> log = {"[batch=3/20]:",
-                                  "         Train time/batch: 2",
-                                  "         Train memory/allocated_mem: 1.4586",
-                                  "         Train loss/train/total: 9.8765",
-                                  "         Train loss/train/ce: 9.1",
-                                  "         Train time/train: 0.0073",
-                                  "         Train time/val: 0.0000"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 3);
-  EXPECT_EQ(r.total_steps, 20);
-  ASSERT_TRUE(r.loss);
-  EXPECT_DOUBLE_EQ(*r.loss, 9.8765);
-  EXPECT_FALSE(InterpretLine("step 4 losses/val/total: 1.2 lr: 0.1").loss.has_value());
-}
-
 }  // namespace
 }  // namespace schedmate
 
 namespace schedmate {
 namespace {
-
-TEST(ProgressScan, AnEpochNumberIsNeverTheTaggersTime) {
-  // "Ep N" beside the step climbs by 0 or 1 every 20 steps: no interval time.
-  std::vector<std::string> log = {"Ep 2 (Step 000080): Train loss 0.810, Val loss 0.905",
-                                  "Ep 2 (Step 000100): Train loss 0.774, Val loss 0.880",
-                                  "Ep 3 (Step 000120): Train loss 0.702, Val loss 0.861",
-                                  "Ep 3 (Step 000140): Train loss 0.655, Val loss 0.842"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 140);
-  EXPECT_FALSE(r.step_time_s.has_value());
-}
 
 TEST(ProgressLine, ALossWrittenAsASentenceAndALossTotal) {
   ProgressLine p = InterpretLine("epoch: 1, batch_id: 40, loss is: [0.4125]");
@@ -728,133 +614,6 @@ TEST(ProgressLine, ALossWrittenAsASentenceAndALossTotal) {
   EXPECT_DOUBLE_EQ(*q.loss, 3.75);
 }
 
-TEST(ProgressScan, AStampEndingTheLineTimesTheSteps) {
-  std::vector<std::string> log = {"  It: [100/500]  loss_total 2.50  [2024-01-05 10:00:00]",
-                                  "  It: [200/500]  loss_total 2.40  [2024-01-05 10:03:20]",
-                                  "  It: [300/500]  loss_total 2.30  [2024-01-05 10:06:40]"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 300);
-  ASSERT_TRUE(r.step_time_s);
-  EXPECT_NEAR(*r.step_time_s, 2.0, 1e-9);
-}
-
-TEST(ProgressScan, EvaluationColumnsOfAStepLessRecord) {
-  // No step, the training loss and a test column: a training record.
-  std::vector<std::string> log = {"Round:  1 | train loss: 0.8125 | test accuracy: 0.61",
-                                  "Round:  1 | train loss: 0.7250 | test accuracy: 0.66",
-                                  "Round:  1 | train loss: 0.6375 | test accuracy: 0.70"};
-  ProgressReport r = ScanProgress(log);
-  ASSERT_TRUE(r.loss);
-  EXPECT_DOUBLE_EQ(*r.loss, 0.6375);
-  // A test record is still one.
-  EXPECT_TRUE(InterpretLine("test accuracy: 0.70, test loss: 0.61").is_eval);
-  // Step records that print a validation loss beside the training one stay
-  // the run's records next to a step-less epoch summary.
-  std::vector<std::string> steps = {"Step: 30, Loss: 2.5, Val Loss: 2.7, Tokens/s: 900.5",
-                                    "Epoch 1 | Train Loss: 2.6 | Val Loss: 2.8 | Time: 10.50s",
-                                    "Step: 60, Loss: 2.25, Val Loss: 2.6, Tokens/s: 1100.25",
-                                    "Epoch 2 | Train Loss: 2.3 | Val Loss: 2.65 | Time: 8.25s"};
-  ProgressReport s = ScanProgress(steps);
-  EXPECT_EQ(s.step, 60);
-  ASSERT_TRUE(s.loss);
-  EXPECT_DOUBLE_EQ(*s.loss, 2.25);
-}
-
 }  // namespace
 }  // namespace schedmate
 
-namespace schedmate {
-namespace {
-
-TEST(ProgressScan, FinishedBarsBackToBackAreNotTraining) {
-  std::vector<std::string> log = {
-      "Round 2 | Step 00140 | Loss 0.5120 | Time 0.8010 | Speed (samples/sec) 320.50",
-      "Round 2 | Step 00160 | Loss 0.4980 | Time 0.7990 | Speed (samples/sec) 321.25",
-      "Round time: 130.2",
-      "100%|##########| 2210/2210 [00:44<00:00, 50.20it/s]",
-      "100%|##########| 2210/2210 [00:51<00:00, 43.10it/s]",
-      "Accuracy 0.71"};
-  for (auto& l : log) {  // draw the bars as tqdm does
-    size_t at = l.find("##########");
-    if (at != std::string::npos) l.replace(at, 10, "\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588");
-  }
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 160);
-  EXPECT_FALSE(r.total_steps.has_value());
-  // Alone, finished bars are still read.
-  std::vector<std::string> bars(log.begin() + 3, log.begin() + 5);
-  EXPECT_EQ(ScanProgress(bars).step, 2210);
-}
-
-}  // namespace
-}  // namespace schedmate
-
-namespace schedmate {
-namespace {
-
-TEST(ProgressScan, ARateOfOneDigitDefersToTheStamps) {
-  // 0.1 steps/s is anything from 0.05 to 0.15: the stamps time 10 steps in 150 s.
-  std::vector<std::string> log = {
-      "I0301 10:00:00.000000 1234 loop.py:80] train | step:    50 | steps/sec:    0.1 | loss: 0.61",
-      "I0301 10:02:30.000000 1234 loop.py:80] train | step:    60 | steps/sec:    0.1 | loss: 0.58",
-      "I0301 10:05:00.000000 1234 loop.py:80] train | step:    70 | steps/sec:    0.1 | loss: 0.55"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 70);
-  ASSERT_TRUE(r.step_time_s);
-  EXPECT_NEAR(*r.step_time_s, 15.0, 1e-6);
-  // Printed to more digits the rate stands.
-  std::vector<std::string> fine = log;
-  for (auto& l : fine) l.replace(l.find("0.1 |"), 3, "0.032");
-  ProgressReport p = ScanProgress(fine);
-  ASSERT_TRUE(p.step_time_s);
-  EXPECT_NEAR(*p.step_time_s, 31.25, 1e-6);
-  // A one-digit rate above 2 is close enough to stand.
-  std::vector<std::string> four = log;
-  for (auto& l : four) l.replace(l.find("0.1 |"), 3, "0.07");
-  ProgressReport f = ScanProgress(four);
-  ASSERT_TRUE(f.step_time_s);
-  EXPECT_NEAR(*f.step_time_s, 1 / 0.07, 1e-6);
-  // Stamps that disagree with the print beyond its rounding are not the steps' clock.
-  std::vector<std::string> off = log;
-  for (auto& l : off) l.replace(l.find("0.1 |"), 3, "0.2");
-  ProgressReport q = ScanProgress(off);
-  ASSERT_TRUE(q.step_time_s);
-  EXPECT_NEAR(*q.step_time_s, 5.0, 1e-6);
-}
-
-}  // namespace
-}  // namespace schedmate
-
-namespace schedmate {
-namespace {
-
-TEST(ProgressScan, ATimedValueIsNeverTheTaggersLoss) {
-  // "cost 9.53 s" is the epoch's duration, not a loss.
-  std::vector<std::string> log = {"2024-05-02 10:00:00,100\tmodel\tINFO\t====> Epoch: 120, cost 9.52 s",
-                                  "2024-05-02 10:00:09,620\tmodel\tINFO\t====> Epoch: 121, cost 9.50 s",
-                                  "2024-05-02 10:00:19,150\tmodel\tINFO\t====> Epoch: 122, cost 9.53 s"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_FALSE(r.loss.has_value());
-}
-
-}  // namespace
-}  // namespace schedmate
-
-namespace schedmate {
-namespace {
-
-TEST(ProgressScan, OfTwoFinishedBarsTheOlderIsTraining) {
-  // Every epoch: the train loader's bar, the eval loader's bar, a summary.
-  std::string bar = "100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 9/9 ";
-  std::vector<std::string> log = {bar + "[00:01<00:00,  8.00it/s]", bar + "[00:00<00:00, 20.00it/s]",
-                                  "Epoch 3 | train loss 0.51 | eval loss 0.55 | train ppl 1.67",
-                                  bar + "[00:01<00:00,  8.00it/s]", bar + "[00:00<00:00, 20.00it/s]",
-                                  "Epoch 4 | train loss 0.47 | eval loss 0.53 | train ppl 1.61"};
-  ProgressReport r = ScanProgress(log);
-  EXPECT_EQ(r.step, 9);
-  ASSERT_TRUE(r.step_time_s);
-  EXPECT_NEAR(*r.step_time_s, 0.125, 1e-9);
-}
-
-}  // namespace
-}  // namespace schedmate
