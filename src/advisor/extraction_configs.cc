@@ -78,7 +78,8 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
 // Python files used as configs: mmengine-style `_base_` lists, YOLOX `Exp`
 // classes (`self.max_epoch = 300`), ml_collections `config.x = …`.
 void ReadPythonConfig(State& st, const std::string& path, const std::string& text, int prec, int depth) {
-  PythonFacts py = ParsePython(text);
+  std::shared_ptr<const PythonFacts> shared = ParsePythonShared(text);
+  const PythonFacts& py = *shared;
   std::string dir = DirOf(path);
   for (const auto& a : py.assigns) {
     if (a.target != "_base_" || !a.scope.empty()) continue;
@@ -215,8 +216,8 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
         ++name;
         continue;
       }
-      PythonFacts py = ParsePython(r->text);
-      for (const auto& a : py.assigns)
+      std::shared_ptr<const PythonFacts> py = ParsePythonShared(r->text);
+      for (const auto& a : py->assigns)
         if (a.scope == *name)
           if (auto v = st.Literal(a.value)) st.Set(a.target, *v, *f, a.line, kConfig);
       st.read.push_back(*f);

@@ -461,7 +461,7 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
   std::deque<std::pair<std::string, int>> queue = {{entry, 0}};
   std::set<std::string> seen = {entry};
   HydraMain hydra;
-  std::vector<std::tuple<std::string, PythonFacts, int>> parsed;
+  std::vector<std::tuple<std::string, std::shared_ptr<const PythonFacts>, int>> parsed;
   while (!queue.empty()) {
     auto [path, depth] = queue.front();
     queue.pop_front();
@@ -469,7 +469,8 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
     if (path != entry && static_cast<int>(st.read.size()) >= options.max_files * 3 / 4) continue;
     auto text = st.Read(path);
     if (!text) continue;
-    PythonFacts py = ParsePython(*text);
+    std::shared_ptr<const PythonFacts> shared = ParsePythonShared(*text);
+    const PythonFacts& py = *shared;
     // @hydra.main, and any decorator or call that names both a config path and
     // name (NeMo's hydra_runner, initialize + compose); the first one counts.
     for (const auto& c : py.calls) {
@@ -507,11 +508,11 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
           if (n == 1 && seen.insert(only).second) queue.push_back({only, depth + 1});
         }
       }
-    parsed.emplace_back(path, std::move(py), depth);
+    parsed.emplace_back(path, std::move(shared), depth);
   }
   // Constants first (so defaults that name them resolve), imported files first.
   for (auto it = parsed.rbegin(); it != parsed.rend(); ++it)
-    ScanPython(st, std::get<0>(*it), std::get<1>(*it), std::get<0>(*it) == entry ? kEntryDefault : kImported,
+    ScanPython(st, std::get<0>(*it), *std::get<1>(*it), std::get<0>(*it) == entry ? kEntryDefault : kImported,
                std::get<2>(*it) <= 1);
   return hydra;
 }

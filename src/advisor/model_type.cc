@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/text_lines.h"
 
@@ -33,6 +34,43 @@ const std::vector<Entry>& Lexicon() {
     return out;
   }();
   return lexicon;
+}
+
+// The lexicon's entries of one kind, sorted by word (lexicon order among
+// equal words), so the entries whose word begins a given word are found by
+// one lookup per prefix length instead of a pass over the whole lexicon.
+class KindIndex {
+ public:
+  explicit KindIndex(std::string_view kind) {
+    for (const auto& x : Lexicon())
+      if (x.kind == kind) entries_.push_back(&x);
+    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry* a, const Entry* b) { return a->word < b->word; });
+  }
+  const std::vector<const Entry*>& all() const { return entries_; }
+  // Entries whose word is a prefix of `w`, shortest word first, lexicon order among equal words.
+  template <typename F>
+  void ForEachPrefixOf(std::string_view w, F&& f) const {
+    for (size_t k = 1; k <= w.size(); ++k) {
+      std::string_view p = w.substr(0, k);
+      auto lo = std::lower_bound(entries_.begin(), entries_.end(), p,
+                                 [](const Entry* e, std::string_view v) { return std::string_view(e->word) < v; });
+      for (auto it = lo; it != entries_.end() && (*it)->word == p; ++it) f(**it);
+    }
+  }
+
+ private:
+  std::vector<const Entry*> entries_;
+};
+
+const KindIndex& OfKind(std::string_view kind) {
+  static const KindIndex name("name"), data("data"), path("path"), call("call"), import("import");
+  if (kind == "name") return name;
+  if (kind == "data") return data;
+  if (kind == "path") return path;
+  if (kind == "call") return call;
+  if (kind == "import") return import;
+  static const KindIndex none("");
+  return none;
 }
 
 // Lower-case alphanumeric words; "Meta-Llama-3-8B" → meta, llama, 3, 8b.
@@ -129,13 +167,16 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     return std::isdigit(static_cast<unsigned char>(w[x.size()])) || w[x.size()] == '_';
   };
   auto by_prefix = [&](const std::string& kind, const std::vector<std::string>& words) {
+    const KindIndex& index = OfKind(kind);
     for (const auto& w : words) {
       size_t best = 0;
-      for (const auto& x : Lexicon())
-        if (x.kind == kind && begins(w, x.word)) best = std::max(best, x.word.size());
+      index.ForEachPrefixOf(w, [&](const Entry& x) {
+        if (begins(w, x.word)) best = std::max(best, x.word.size());
+      });
       if (best == 0) continue;
-      for (const auto& x : Lexicon())
-        if (x.kind == kind && x.word.size() == best && begins(w, x.word)) add(x, w);
+      index.ForEachPrefixOf(std::string_view(w).substr(0, best), [&](const Entry& x) {
+        if (x.word.size() == best) add(x, w);
+      });
     }
   };
   by_prefix("name", Words(e.model_name));
@@ -145,8 +186,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   // parler-tts, bert-ner, yolo-det): the task words of paths, matched whole.
   auto task_words = [&](const std::string& name) {
     for (const auto& w : Words(name))
-      for (const auto& x : Lexicon())
-        if (x.kind == "path" && x.word == w) add(x, w);
+      OfKind("path").ForEachPrefixOf(w, [&](const Entry& x) {
+        if (x.word == w) add(x, w);
+      });
   };
   task_words(e.model_name);
   for (const auto& n : e.other_names) task_words(n);
@@ -156,22 +198,38 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   std::sort(path_words.begin(), path_words.end());
   path_words.erase(std::unique(path_words.begin(), path_words.end()), path_words.end());
   // Each dotted part of the called name: `AutoModelForSequenceClassification.from_pretrained`.
-  auto part_matches = [](const std::string& word, const std::string& part) {
-    if (part == word || part.rfind(word, 0) == 0) return true;
-    if (part.size() > word.size() && part.compare(part.size() - word.size(), word.size(), word) == 0) return true;
-    return word.size() >= 8 && part.find(word) != std::string::npos;
+  auto part_matches = [](std::string_view word, std::string_view part) {
+    if (part.substr(0, word.size()) == word) return true;
+    if (part.size() > word.size() && part.substr(part.size() - word.size()) == word) return true;
+    return word.size() >= 8 && part.find(word) != std::string_view::npos;
   };
-  auto call_matches = [&](const std::string& word, const std::string& callee) {
-    if (word.find('.') != std::string::npos)
-      return callee == word || (callee.size() > word.size() &&
-                                callee.compare(callee.size() - word.size(), word.size(), word) == 0);
-    size_t start = 0;
-    while (start <= callee.size()) {
-      size_t dot = callee.find('.', start);
-      if (part_matches(word, callee.substr(start, dot == std::string::npos ? std::string::npos : dot - start))) return true;
-      if (dot == std::string::npos) break;
-      start = dot + 1;
+  // Each callee with its dotted parts, split once.
+  struct Callee {
+    std::string_view whole;
+    std::vector<std::string_view> parts;
+  };
+  auto split = [](const std::vector<std::string>& callees) {
+    std::vector<Callee> out;
+    for (const auto& c : callees) {
+      Callee x{c, {}};
+      std::string_view v = c;
+      size_t start = 0;
+      while (start <= v.size()) {
+        size_t dot = v.find('.', start);
+        x.parts.push_back(v.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (dot == std::string_view::npos) break;
+        start = dot + 1;
+      }
+      out.push_back(std::move(x));
     }
+    return out;
+  };
+  const std::vector<Callee> near_callees = split(e.callees), far_callees = split(e.far_callees);
+  auto call_matches = [&](std::string_view word, const Callee& callee) {
+    if (word.find('.') != std::string_view::npos)
+      return callee.whole == word || (callee.whole.size() > word.size() && callee.whole.substr(callee.whole.size() - word.size()) == word);
+    for (std::string_view part : callee.parts)
+      if (part_matches(word, part)) return true;
     return false;
   };
   for (const auto& x : Lexicon()) {
@@ -179,9 +237,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
     if (x.kind == "import" && e.imports.count(x.word)) add(x, x.word);
     if (x.kind != "call") continue;
     bool near = false, far = false;
-    for (const auto& c : e.callees) near = near || call_matches(x.word, c);
+    for (const auto& c : near_callees) near = near || call_matches(x.word, c);
     if (!near)
-      for (const auto& c : e.far_callees) far = far || call_matches(x.word, c);
+      for (const auto& c : far_callees) far = far || call_matches(x.word, c);
     if (near) add(x, x.word);
     else if (far) add({x.kind, x.word, x.type, x.weight / 2}, x.word);
   }
@@ -206,15 +264,18 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   called_words.erase(std::unique(called_words.begin(), called_words.end()), called_words.end());
   std::map<std::string, double> half;
   auto half_by_prefix = [&](const std::vector<std::string>& words) {
+    const KindIndex& names = OfKind("name");
     for (const auto& w : words) {
       size_t best = 0;
-      for (const auto& x : Lexicon())
-        if (x.kind == "name" && x.word.size() >= 3 && w.rfind(x.word, 0) == 0 &&
+      names.ForEachPrefixOf(w, [&](const Entry& x) {
+        if (x.word.size() >= 3 &&
             (x.word.size() >= 5 || w.size() == x.word.size() || std::isdigit(static_cast<unsigned char>(w[x.word.size()]))))
           best = std::max(best, x.word.size());
-      for (const auto& x : Lexicon())
-        if (x.kind == "name" && best && x.word.size() == best && w.rfind(x.word, 0) == 0)
-          half[x.type] = std::max(half[x.type], x.weight / 2);
+      });
+      if (best == 0) continue;
+      names.ForEachPrefixOf(std::string_view(w).substr(0, best), [&](const Entry& x) {
+        if (x.word.size() == best) half[x.type] = std::max(half[x.type], x.weight / 2);
+      });
     }
   };
   half_by_prefix(called_words);

@@ -3,6 +3,8 @@
 #include <tree_sitter/api.h>
 
 #include <cstring>
+#include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 
@@ -323,5 +325,51 @@ PythonFacts ParsePython(std::string_view source) {
   Walker(source, &out).Visit(root, 0);
   return out;
 }
+
+namespace {
+
+// Most recently used first; bounded by entries and by bytes of source kept.
+struct ParseCache {
+  struct Entry {
+    size_t hash;
+    std::string text;
+    std::shared_ptr<const PythonFacts> facts;
+  };
+  static constexpr size_t kMaxEntries = 256;
+  static constexpr size_t kMaxBytes = 16u << 20;
+  std::list<Entry> entries;
+  size_t bytes = 0;
+  PythonParseCacheStats stats;
+};
+
+ParseCache& ThisThreadsCache() {
+  thread_local ParseCache cache;
+  return cache;
+}
+
+}  // namespace
+
+std::shared_ptr<const PythonFacts> ParsePythonShared(std::string_view source) {
+  ParseCache& c = ThisThreadsCache();
+  const size_t hash = std::hash<std::string_view>{}(source);
+  for (auto it = c.entries.begin(); it != c.entries.end(); ++it) {
+    if (it->hash != hash || it->text != source) continue;
+    c.entries.splice(c.entries.begin(), c.entries, it);
+    ++c.stats.hits;
+    return it->facts;
+  }
+  ++c.stats.parsed;
+  auto facts = std::make_shared<const PythonFacts>(ParsePython(source));
+  if (source.size() > ParseCache::kMaxBytes / 4) return facts;  // too big to keep
+  c.entries.push_front({hash, std::string(source), facts});
+  c.bytes += source.size();
+  while (c.entries.size() > ParseCache::kMaxEntries || c.bytes > ParseCache::kMaxBytes) {
+    c.bytes -= c.entries.back().text.size();
+    c.entries.pop_back();
+  }
+  return facts;
+}
+
+PythonParseCacheStats PythonParseCacheStatsOfThisThread() { return ThisThreadsCache().stats; }
 
 }  // namespace schedmate

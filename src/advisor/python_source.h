@@ -7,6 +7,8 @@
 #ifndef SCHEDMATE_ADVISOR_PYTHON_SOURCE_H_
 #define SCHEDMATE_ADVISOR_PYTHON_SOURCE_H_
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +73,20 @@ struct PythonFacts {
 // Parses `source` (capped by the caller). Never fails on bad Python: the
 // parts tree-sitter could parse are returned and has_syntax_errors is set.
 PythonFacts ParsePython(std::string_view source);
+
+// ParsePython's result for `source`, shared: a file read again with the same
+// content (the same library module or training script in many jobs'
+// repositories) is parsed once per thread. The cache is bounded (entries and
+// bytes of source) and keyed by the whole content, so a hit is never another
+// file's facts.
+std::shared_ptr<const PythonFacts> ParsePythonShared(std::string_view source);
+
+// Parses done and parses saved by ParsePythonShared on this thread.
+struct PythonParseCacheStats {
+  int64_t parsed = 0;
+  int64_t hits = 0;
+};
+PythonParseCacheStats PythonParseCacheStatsOfThisThread();
 
 }  // namespace schedmate
 

@@ -76,5 +76,31 @@ TEST(PythonSource, BrokenAndHostileSources) {
   EXPECT_EQ(p.calls.size(), 0u);
 }
 
+TEST(PythonSource, SharedParseIsKeyedByTheWholeContent) {
+  const PythonParseCacheStats before = PythonParseCacheStatsOfThisThread();
+  auto a = ParsePythonShared("BATCH = 64\nLR = 3e-4\n");
+  auto b = ParsePythonShared(std::string("BATCH = 64\nLR = 3e-4\n"));  // same content, another buffer
+  auto c = ParsePythonShared("BATCH = 65\nLR = 3e-4\n");  // one character differs
+  const PythonParseCacheStats after = PythonParseCacheStatsOfThisThread();
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_NE(a.get(), c.get());
+  EXPECT_EQ(after.parsed - before.parsed, 2);
+  EXPECT_EQ(after.hits - before.hits, 1);
+  ASSERT_FALSE(c->assigns.empty());
+  EXPECT_EQ(c->assigns[0].value.text, "65");
+  EXPECT_EQ(a->assigns[0].value.text, "64");
+}
+
+TEST(PythonSource, SharedParseStaysBounded) {
+  // Far more distinct files than the cache keeps: every one is still parsed right.
+  for (int i = 0; i < 2000; ++i) {
+    auto f = ParsePythonShared("X = " + std::to_string(i) + "\n");
+    ASSERT_EQ(f->assigns.size(), 1u);
+    ASSERT_EQ(f->assigns[0].value.text, std::to_string(i));
+  }
+  auto first = ParsePythonShared("X = 0\n");  // evicted long ago: parsed again, same facts
+  EXPECT_EQ(first->assigns[0].value.text, "0");
+}
+
 }  // namespace
 }  // namespace schedmate
