@@ -82,7 +82,35 @@ bool IsStepTimeKey(std::string_view k) {
                 "time/iter", "batch cost", "avg batch cost", "iteration time",
                 "train time per step", "seconds per step", "time per iter",
                 "step time s", "train step time", "sec/step", "s/step", "s/it",
-                "sec/it", "time/batch", "iter time s"});
+                "sec/it", "time/batch", "iter time s"}) ||
+         NamesATimePerStep(k);
+}
+
+// A key composed of a time word and a step noun ("time per batch", "itr
+// time", "seconds per update"): the time of one step, whatever the order.
+// Not an evaluation key's, nor a part of the step's time (data loading), nor
+// a clock or what is left ("total", "elapsed", "eta"), nor a rate ("steps
+// per sec", "step/sec").
+bool NamesATimePerStep(std::string_view k) {
+  bool time = false, step = false, after_per = false;
+  size_t start = 0, words = 0;
+  while (start <= k.size()) {
+    size_t end = k.find_first_of(" /", start);
+    if (end == std::string_view::npos) end = k.size();
+    std::string_view w = k.substr(start, end - start);
+    bool after_slash = start > 0 && k[start - 1] == '/';
+    start = end + 1;
+    if (w.empty()) continue;
+    if (++words == 1 && IsEvalPrefix(w)) return false;
+    if (In(w, {"data", "load", "loading", "total", "elapsed", "eta", "remaining", "left", "epoch", "epochs"}))
+      return false;
+    bool time_word = In(w, {"time", "sec", "secs", "seconds", "duration"});
+    if (time_word && (after_per || after_slash)) return false;  // a rate
+    after_per = w == "per";
+    time = time || time_word;
+    step = step || In(w, {"it", "iter", "itr", "iteration", "step", "batch", "update"});
+  }
+  return time && step && words <= 4;
 }
 
 // A clock since the start of training ("Elapsed_time: 2585.5", "10233 s
@@ -99,7 +127,7 @@ bool IsStepRateKey(std::string_view k) {
 }
 
 bool IsStepNoun(std::string_view n) {
-  return In(n, {"it", "its", "iter", "iters", "iteration", "iterations", "step", "steps",
+  return In(n, {"it", "its", "iter", "iters", "itr", "itrs", "iteration", "iterations", "step", "steps",
                 "batch", "batches", "update", "updates", "epoch", "epochs"});
 }
 

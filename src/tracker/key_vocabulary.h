@@ -38,6 +38,8 @@ bool IsEpochKey(std::string_view k);
 bool IsTotalKey(std::string_view k);
 // Seconds per step from a key such as "time" or "batch_cost".
 bool IsStepTimeKey(std::string_view k);
+// A time word and a step noun in one key ("time per batch", "itr time").
+bool NamesATimePerStep(std::string_view k);
 // A clock since the start of training ("Elapsed_time: 2585.5").
 bool IsClockKey(std::string_view k);
 // Steps per second from a key (fairseq `ups`, TF `global_step/sec`).

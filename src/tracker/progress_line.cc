@@ -310,6 +310,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   }
   b.ReconcileTimeWithRate();
   ProgressLine& out = b.out;
+  out.time_names_step = out.step_time_s && b.time_names_step;
   if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
   if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp
     out.timestamp_s = b.clock_s;

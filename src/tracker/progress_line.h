@@ -40,6 +40,9 @@ struct ProgressLine {
   // key: no tagger reads a whole loss into it. (Named components leave the
   // tagger free: withholding there lost more logs than it gained.)
   bool loss_withheld = false;
+  // The step time's key or unit names its step ("time per batch", "s/it"):
+  // a step's time even in an epoch-level record.
+  bool time_names_step = false;
   // Identifies the line's layout (the ordered keys it prints), so samples of
   // one logger can be told from another's.
   uint64_t layout = 0;

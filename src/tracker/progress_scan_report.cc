@@ -126,10 +126,13 @@ ProgressReport ProgressScan::FinishNow() const {
   // An epoch-level record's time is the epoch's: a summary line ("-----
   // Epoch[100/100], Train Loss: 0.29, time: 173.40") in the region of a step
   // record times no step.
-  const Entry* time_src =
-      pick([](const ProgressLine& p) { return p.step_time_s.has_value() && (p.step || !p.epoch_as_step); });
+  // A time whose key names its step ("time per batch= 0.011") is a step's
+  // wherever it is printed.
+  const Entry* time_src = pick([](const ProgressLine& p) {
+    return p.step_time_s.has_value() && (p.step || !p.epoch_as_step || p.time_names_step);
+  });
   // An epoch-level record's time is the epoch's: with no step, no step time.
-  if (!a.line.step && a.line.epoch_as_step) time_src = nullptr;
+  if (!a.line.step && a.line.epoch_as_step && time_src && !time_src->line.time_names_step) time_src = nullptr;
   if (time_src) {
     r.step_time_s = time_src->line.step_time_s;
     used.insert(time_src->index);

@@ -230,5 +230,29 @@ TEST(ProgressScan, OfTwoFinishedBarsTheOlderIsTraining) {
   EXPECT_NEAR(*r.step_time_s, 0.125, 1e-9);
 }
 
+
+TEST(ProgressScan, ATimeWordAndAStepNounNameAStepTime) {
+  ProgressScanOptions vocabulary_only;
+  vocabulary_only.tagger = nullptr;
+  // "time per batch" in an epoch-level record (no batch counter): still a
+  // batch's time, not the epoch's.
+  std::vector<std::string> epochs;
+  for (int e = 42; e <= 44; ++e)
+    epochs.push_back(StrFormat("Epoch: %04d train_loss= 1.8%d val_loss= 3.17 time per batch= 0.011%d", e, e % 10,
+                               e % 10));
+  ProgressReport a = ScanProgress(epochs, vocabulary_only);
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_NEAR(*a.step_time_s, 0.0114, 1e-6);
+  // "itr" abbreviates the iteration: "s/itr" is seconds per step.
+  ProgressLine p = InterpretLine("Epoch 0/7 itr 31/3489: lr: 0.0001 speed: 0.71s/itr loss: 0.31");
+  EXPECT_EQ(p.step, 31);
+  ASSERT_TRUE(p.step_time_s);
+  EXPECT_NEAR(*p.step_time_s, 0.71, 1e-9);
+  // A time word under the step noun is a rate: "step/sec" stays steps per second.
+  ProgressLine r = InterpretLine("epoch=1 step=350 lr=0.00086 loss=0.2124 step/sec=4.0");
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 0.25, 1e-9);
+}
+
 }  // namespace
 }  // namespace schedmate
