@@ -178,6 +178,7 @@ int LossKeyRank(std::string_view k) {
   if (k == "closs") return 1;
   // The whole loss named after the word "loss" ("loss_total 5.35" beside loss_a, loss_b).
   if (In(k, {"loss total", "loss overall", "loss sum", "loss all"})) return 1;
+  if (NamesTheWholeLoss(k)) return 1;
   // Lightning: "train_loss_step" is the current value, "…_epoch" the mean.
   if (k == "loss step" ||
       (k.size() > 10 && k.compare(k.size() - 10, 10, " loss step") == 0 && !IsEvalPrefix(FirstWord(k))))
@@ -196,6 +197,25 @@ int LossKeyRank(std::string_view k) {
                               "batch", "running", "global", "weighted", "final"}))
     return 1;
   return 2;
+}
+
+// The word "loss" with a word of the whole ("Tot Loss" beside "Loc Loss" and
+// "Cls Loss", "Gen Loss Total"): the whole loss of the record, not one of its
+// parts. Not an evaluation key's.
+bool NamesTheWholeLoss(std::string_view k) {
+  bool loss = false, whole = false;
+  size_t start = 0, words = 0;
+  while (start <= k.size()) {
+    size_t end = k.find_first_of(" /", start);
+    if (end == std::string_view::npos) end = k.size();
+    std::string_view w = k.substr(start, end - start);
+    start = end + 1;
+    if (w.empty()) continue;
+    if (++words == 1 && IsEvalPrefix(w)) return false;
+    loss = loss || w == "loss";
+    whole = whole || In(w, {"total", "tot", "sum", "overall", "all", "full"});
+  }
+  return loss && whole && words <= 4;
 }
 
 // Throughput from a key when the unit is not printed (or a better name).

@@ -52,6 +52,8 @@ bool IsSecondNoun(std::string_view n);
 double TimeUnitScale(std::string_view u);
 // A loss key's rank; lower wins, -1 = not the training loss.
 int LossKeyRank(std::string_view k);
+// "loss" beside a word of the whole ("tot loss", "gen loss total").
+bool NamesTheWholeLoss(std::string_view k);
 // Throughput from a key when the unit is not printed (or a better name); "" when none.
 std::string ThroughputUnitFromKey(std::string_view k);
 // 0 for data per second (samples, tokens, images…), 2 for FLOP/s, else 1.

@@ -64,7 +64,8 @@ struct Builder {
     // A loss function's name alone ("logloss : 0.56") is as often an
     // evaluation metric; named the training one ("train-logloss") it is the loss.
     bool trained = In(FirstWord(f.key), {"train", "training", "tr"});
-    if (loss_key >= 0 && LastWord(k) != "loss" && !trained && FirstWord(k) != "loss") loss_key = -1;
+    if (loss_key >= 0 && LastWord(k) != "loss" && !trained && FirstWord(k) != "loss" && !NamesTheWholeLoss(k))
+      loss_key = -1;
     if (int r = loss_key; r >= 0) {
       components += r == 2;
       train_loss = train_loss || trained || k == "loss";  // "Loss: 0.4, Val Loss: 0.5"

@@ -254,5 +254,18 @@ TEST(ProgressScan, ATimeWordAndAStepNounNameAStepTime) {
   EXPECT_NEAR(*r.step_time_s, 0.25, 1e-9);
 }
 
+TEST(ProgressLine, AWordOfTheWholeNamesTheWholeLoss) {
+  // Parts of the loss and their total: the total is the loss.
+  ProgressLine a = InterpretLine("INFO Train step:1200/5000,Loc Loss: 0.25,Cls Loss: 0.68,Tot Loss: 0.47");
+  ASSERT_TRUE(a.loss);
+  EXPECT_DOUBLE_EQ(*a.loss, 0.47);
+  ProgressLine b = InterpretLine("Steps : 3005, Gen Loss Total : 25.66, Mel-Spec. Error : 0.41");
+  ASSERT_TRUE(b.loss);
+  EXPECT_DOUBLE_EQ(*b.loss, 25.66);
+  // An evaluation's total is none.
+  ProgressLine c = InterpretLine("step 40, val total loss 0.9");
+  EXPECT_FALSE(c.loss && *c.loss == 0.9);
+}
+
 }  // namespace
 }  // namespace schedmate
