@@ -63,6 +63,25 @@ bool IsStepWord(std::string_view w) {
          w == "batches" || w == "iteration" || w == "iterations" || w == "update" || w == "updates";
 }
 
+// The field against the stamps of its record and the one before: a time as
+// long as the interval between them times the logging interval; one that
+// grew as much is a clock. Stamps too close for their resolution say nothing.
+void StampFeatures(const ScannedLine& line, const ScannedLine& previous, const ScannedField& f,
+                   const ScannedField& p, std::vector<std::string>* out) {
+  if (!line.timestamp_s || !previous.timestamp_s) return;
+  double dt = *line.timestamp_s - *previous.timestamp_s;
+  double resolution = std::max(line.timestamp_resolution_s, previous.timestamp_resolution_s);
+  if (dt < 20 * resolution) return;
+  std::string_view unit = f.unit;
+  double scale = SecondsPerUnit(unit.substr(0, unit.find('/')));
+  if (scale <= 0 || !std::isfinite(f.value)) return;
+  double slack = 0.1 * dt + 2 * resolution;
+  if (std::fabs(f.value * scale - dt) <= slack) out->push_back("dt:as-long-as-interval");
+  else if (f.value * scale < 0.5 * dt) out->push_back("dt:shorter-than-interval");
+  double grew = (f.value - p.value) * scale;
+  if (std::isfinite(grew) && grew > 0 && std::fabs(grew - dt) <= slack) out->push_back("dt:grew-as-interval");
+}
+
 }  // namespace
 
 std::string_view FieldRoleName(FieldRole r) { return kRoleNames[static_cast<int>(r)]; }
@@ -171,6 +190,7 @@ std::vector<std::string> FieldFeatures(const ScannedLine& line, size_t i, const 
         break;
       }
     }
+    StampFeatures(line, *previous, f, p, &out);
   } else {
     out.push_back("d:none");
   }

@@ -1,6 +1,8 @@
 // The learned field tagger: distant labels from a log's truth, training,
 // the weights' text form, and reading a record's roles — including a clock
 // that must be differenced and a per-interval time divided by the steps.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "tracker/evaluation.h"
@@ -120,6 +122,23 @@ TEST(FieldTagger, WeightsErrorsNameTheLine) {
   EXPECT_FALSE(ok->empty());
   auto e = FieldTagger::Parse("k=loss\tnot-a-role\t1\n");
   EXPECT_NE(e.status().message().find("line 1"), std::string::npos);
+}
+
+TEST(FieldTagger, AFieldAgainstTheStampsOfItsRecords) {
+  auto has = [](const std::vector<std::string>& features, const std::string& f) {
+    return std::find(features.begin(), features.end(), f) != features.end();
+  };
+  // Stamps 35 s apart: "Time 35.30s" is the interval's, "clock" grew as much,
+  // "iter 0.35s" is shorter than the interval.
+  ScannedLine prev = ScanLine("[2017-02-12 11:23:21] Up. 200 : Time 34.93s : clock 100.0 : iter 0.35s");
+  ScannedLine line = ScanLine("[2017-02-12 11:23:56] Up. 300 : Time 35.30s : clock 135.2 : iter 0.35s");
+  ASSERT_EQ(line.fields.size(), 4u);
+  EXPECT_TRUE(has(FieldFeatures(line, 1, &prev), "dt:as-long-as-interval"));
+  EXPECT_TRUE(has(FieldFeatures(line, 2, &prev), "dt:grew-as-interval"));
+  EXPECT_TRUE(has(FieldFeatures(line, 3, &prev), "dt:shorter-than-interval"));
+  // Stamps one tick apart say nothing.
+  ScannedLine close = ScanLine("[2017-02-12 11:23:22] Up. 210 : Time 1.00s : clock 101.0 : iter 0.35s");
+  for (const auto& f : FieldFeatures(close, 1, &prev)) EXPECT_NE(f.rfind("dt:", 0), 0u) << f;
 }
 
 }  // namespace
