@@ -95,11 +95,13 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
       rejected_index_ = index;
       rejected_.assign(it->data(), it->size());
       if (OnlyBareBars()) DropAnnouncedBars(ScanLine(*it));
+      else if (RecordJustBelow(index)) DropAnnouncedRecord(ScanLine(*it));
       continue;
     }
     ScannedLine scanned = ScanLine(*it);
     ProgressLine p = InterpretScanned(scanned);
     if (!p.is_training && OnlyBareBars()) DropAnnouncedBars(scanned);
+    else if (!p.is_training && RecordJustBelow(index)) DropAnnouncedRecord(scanned);
     bool head = HeadsRecord(p, index);
     if (!candidate && !head) continue;
     kept = true;
@@ -152,6 +154,21 @@ void ProgressScan::DropAnnouncedBars(const ScannedLine& announcement) {
   std::optional<int64_t> total = entries_.back().line.total_steps;
   while (!entries_.empty() && entries_.back().line.total_steps == total) entries_.pop_back();
   train_and_eval_.clear();
+  Reanchor();
+}
+
+bool ProgressScan::RecordJustBelow(int64_t index) const {
+  return !entries_.empty() && entries_.back().index == index + 1 && !entries_.back().scanned.has_bar;
+}
+
+// A record printed right under a line that announces an evaluation
+// ("testing in eval mode……" over "epoch: 7,  loss is: 0.2586, acc is: 0.91"):
+// the evaluation's result, however much it looks like the training record.
+void ProgressScan::DropAnnouncedRecord(const ScannedLine& announcement) {
+  if (!AnnouncesEvaluation(announcement)) return;
+  int64_t dropped = entries_.back().index;
+  entries_.pop_back();
+  if (!train_and_eval_.empty() && train_and_eval_.back().index == dropped) train_and_eval_.pop_back();
   Reanchor();
 }
 

@@ -151,6 +151,9 @@ class ProgressScan {
   std::vector<std::pair<int64_t, std::string>> context_;
   bool OnlyBareBars() const;
   void DropAnnouncedBars(const ScannedLine& announcement);
+  // The newest record read is the line just below `index` (and no bar).
+  bool RecordJustBelow(int64_t index) const;
+  void DropAnnouncedRecord(const ScannedLine& announcement);
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
   int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
   std::string rejected_;

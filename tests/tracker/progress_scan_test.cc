@@ -267,5 +267,20 @@ TEST(ProgressLine, AWordOfTheWholeNamesTheWholeLoss) {
   EXPECT_FALSE(c.loss && *c.loss == 0.9);
 }
 
+TEST(ProgressScan, ARecordJustBelowAnEvaluationAnnouncementIsTheEvaluations) {
+  // Training and evaluation print records of one shape; the evaluation's
+  // follows the line that announces it.
+  std::vector<std::string> log;
+  for (int e = 1; e <= 3; ++e) {
+    log.push_back(StrFormat("epoch: %d,  loss is: 0.%d1, acc is: 0.9", e, 5 - e));
+    log.push_back("Running evaluation ...");
+    log.push_back(StrFormat("epoch: %d,  loss is: 0.%d9, acc is: 0.8", e, 6 - e));
+    log.push_back("back to training");
+  }
+  ProgressReport r = ScanProgress(log);
+  ASSERT_TRUE(r.loss);
+  EXPECT_DOUBLE_EQ(*r.loss, 0.21);
+}
+
 }  // namespace
 }  // namespace schedmate
