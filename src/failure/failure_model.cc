@@ -7,6 +7,7 @@
 
 #include "core/file_io.h"
 #include "core/text_lines.h"
+#include "failure/line_printer.h"
 
 namespace schedmate {
 
@@ -62,6 +63,29 @@ std::string ClassOf(const FailureDiagnosis::ErrorType& t, const std::optional<st
   if (t == E::kInfrastructure) return "infrastructure/" + component.value_or("node");
   if (t == E::kFramework) return "framework";
   return "user";
+}
+
+// Lines either side of the root whose concepts the class model reads apart
+// from the rest of the window ("what follows the error").
+constexpr size_t kNeighbourhood = 20;
+
+// What the class model reads around the root line besides its words: who
+// printed it (alone and with each concept it mentions), its word pairs, the
+// concepts just before and just after it, and who printed the window's
+// failure lines. Pairs go to `f`; window-wide features to `seen`.
+void RootContextFeatures(const LineWindow& window, size_t root, const WindowFacts& facts,
+                         std::vector<std::string>* f, std::set<std::string>* seen) {
+  const std::string who(LinePrinter(window[root].second));
+  f->push_back("r:who=" + who);
+  for (const auto& k : facts.concepts[root]) f->push_back("r:whok=" + who + "/" + k);
+  auto words = WordsOf(WithoutLogPrefixes(window[root].second), 40);
+  for (size_t j = 0; j + 1 < words.size(); ++j) f->push_back("r:bi=" + words[j] + "_" + words[j + 1]);
+  for (size_t i = root + 1; i < window.size() && i <= root + kNeighbourhood; ++i)
+    for (const auto& k : facts.concepts[i]) seen->insert("ak=" + k);
+  for (size_t i = root >= kNeighbourhood ? root - kNeighbourhood : 0; i < root; ++i)
+    for (const auto& k : facts.concepts[i]) seen->insert("bk=" + k);
+  for (size_t i = 0; i < window.size(); ++i)
+    if (facts.failure_like[i]) seen->insert("cwho=" + std::string(LinePrinter(window[i].second)));
 }
 
 }  // namespace
@@ -213,6 +237,7 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   std::vector<std::string> f = {"bias"};
   for (const auto& x : LineFeatures(window, root, base, facts)) f.push_back("r:" + x);
   std::set<std::string> seen;
+  RootContextFeatures(window, root, facts, &f, &seen);
   for (size_t i = 0; i < window.size(); ++i) {
     const std::string& text = window[i].second;
     std::string lower = ToLower(std::string_view(text).substr(0, 4096));

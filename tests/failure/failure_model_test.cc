@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "failure/failure_model.h"
+#include "failure/line_printer.h"
 #include "failure/diagnose.h"
 #include "failure/recovery.h"
 
@@ -157,6 +158,35 @@ TEST(FailureModel, BareExceptionsAndWorkerReRaisesAreNotTheRoot) {
   RootCauseDetail d = DiagnoseWindowLearned(w, FailureModel::Default());
   EXPECT_EQ(d.diagnosis.root_cause_line_index, 8) << d.diagnosis.root_cause_line.value_or("");
   EXPECT_EQ(d.diagnosis.error_type, FailureDiagnosis::ErrorType::kUserScript);
+}
+
+TEST(LinePrinter, TheShapeOfALineNamesWhoPrintedIt) {
+  EXPECT_EQ(LinePrinter("[  218.250408] NVRM: GPU 0000:0a:00.0: RmInitAdapter failed!"), "kernel");
+  EXPECT_EQ(LinePrinter("Dec  2 11:38:46 worker4 systemd[1]: Stopped job.service"), "syslog");
+  EXPECT_EQ(LinePrinter("slurmstepd: error: *** STEP 12.0 ON n1 CANCELLED AT 2023-11-29T15:47:21 ***"), "slurm");
+  EXPECT_EQ(LinePrinter("  Warning  Evicted  52m  kubelet  The node was low on resource: memory."), "kubernetes");
+  EXPECT_EQ(LinePrinter("E0330 21:37:34.807000 155011 api.py:869] failed (exitcode: 1)"), "cpp-log-E");
+  EXPECT_EQ(LinePrinter("[rank0]: F1119 18:06:58.546988 14145 math.cu:79] Check failed"), "cpp-log-F");
+  EXPECT_EQ(LinePrinter("n1:12098:12141 [2] transport/net.cc:244 NCCL WARN Cuda failure 1"), "nccl");
+  EXPECT_EQ(LinePrinter("  what():  NCCL Error 1: unhandled cuda error"), "cpp-what");
+  EXPECT_EQ(LinePrinter("torch.distributed.DistNetworkError: The server socket has failed"), "py-qualified");
+  EXPECT_EQ(LinePrinter("[rank3]: ValueError: bad shape"), "py");
+  EXPECT_EQ(LinePrinter("UserWarning: TypedStorage is deprecated"), "warning");
+  EXPECT_EQ(LinePrinter("step 10 loss 0.5"), "other");
+}
+
+TEST(FailureModel, TheClassModelReadsWhoPrintedTheRootAndWhatFollows) {
+  const SignatureBase& base = SignatureBase::Default();
+  LineWindow w = Window({"step 10 loss 0.5", "[ 9.5] kernel: EXT4-fs error (device sda1): lost inode",
+                         "OSError: [Errno 5] Input/output error", "training aborted"});
+  WindowFacts facts(w, base);
+  auto f = ClassFeatures(w, 1, base, facts);
+  auto has = [&](const std::string& x) { return std::find(f.begin(), f.end(), x) != f.end(); };
+  EXPECT_TRUE(has("r:who=kernel"));
+  EXPECT_TRUE(has("r:bi=device_sda"));
+  EXPECT_TRUE(has("ak=storage"));   // errno 5] after the root
+  EXPECT_TRUE(has("cwho=py"));      // the exception line is a failure line
+  EXPECT_FALSE(has("bk=storage"));  // nothing about storage before it
 }
 
 TEST(FailureModel, LoadNamesTheMissingFile) {
