@@ -242,9 +242,9 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
   std::vector<FieldTagger::Scores> p(n);
   for (size_t i = 0; i < n; ++i) p[i] = tagger.Probabilities(FieldFeatures(line, i, paired ? previous : nullptr));
   std::vector<bool> used(n, false);
-  auto best = [&](auto score) -> std::pair<int, double> {
+  auto best = [&](auto score, double floor = -1) -> std::pair<int, double> {
     int at = -1;
-    double top = min_p;
+    double top = std::max(min_p, floor);
     for (size_t i = 0; i < n; ++i) {
       if (used[i]) continue;
       double s = score(i);
@@ -290,7 +290,8 @@ TaggedRecord TagRecord(const FieldTagger& tagger, const ScannedLine& line, const
     const auto& q = p[i];
     return PerEpochUnit(line.fields[i].unit) || epoch_count(i) ? 0.0 : q[4] + q[5] + q[6] + q[7];
   };
-  if (auto [i, s] = best(any_time); i >= 0) {
+  // The time sums four roles: it needs half the probability whatever `min_p`.
+  if (auto [i, s] = best(any_time, 0.5); i >= 0) {
     const ScannedField& f = line.fields[i];
     int k = 4;
     for (int j = 5; j <= 7; ++j)

@@ -187,7 +187,7 @@ int LossKeyRank(std::string_view k) {
   // "CrossEntropyLoss"); not a part's ("RCNNL1Loss").
   std::string_view last = LastWord(k);
   bool lossy = last == "loss" || In(last, {"logloss", "mlogloss", "nllloss", "celoss", "bceloss", "mseloss",
-                                           "crossentropyloss", "crossentropy"});
+                                           "crossentropyloss", "crossentropy", "mse", "xent", "nll", "bce"});
   if (!lossy || k.find("scale") != std::string_view::npos) return -1;
   std::string_view first = FirstWord(k);
   if (IsEvalPrefix(first)) return -1;

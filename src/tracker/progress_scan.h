@@ -39,7 +39,7 @@ struct ProgressScanOptions {
   // The learned field tagger: reads the anchor record's fields the key
   // vocabulary left unread (null: off).
   const FieldTagger* tagger = &FieldTagger::Default();
-  double tagger_min_p = 0.5;
+  double tagger_min_p = 0.4;
   double tagger_clock_p = 0.7;  // the tagger's clock/interval reading replaces a per-step time
 };
 

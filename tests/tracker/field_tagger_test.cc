@@ -141,5 +141,13 @@ TEST(FieldTagger, AFieldAgainstTheStampsOfItsRecords) {
   for (const auto& f : FieldFeatures(close, 1, &prev)) EXPECT_NE(f.rfind("dt:", 0), 0u) << f;
 }
 
+TEST(FieldTagger, ALossFunctionsNameHintsTheLoss) {
+  auto hints = [](const char* line) { return VocabularyHints(ScanLine(line).fields.at(1)); };
+  auto has_loss = [](const std::vector<std::string>& h) { return std::find(h.begin(), h.end(), "loss") != h.end(); };
+  EXPECT_TRUE(has_loss(hints("step: [2/6] mse: 0.410")));
+  EXPECT_TRUE(has_loss(hints("Step 1600/100000; xent: 0.05")));
+  EXPECT_FALSE(has_loss(hints("Epoch 146, val mse is 0.0112")));
+}
+
 }  // namespace
 }  // namespace schedmate
