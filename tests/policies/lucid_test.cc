@@ -10,6 +10,7 @@
 
 #include "core/random.h"
 #include "policies/lucid/lucid.h"
+#include "policies/lucid/main_queue.h"
 #include "policies/lucid/synthetic_workload_model.h"
 #include "policies/lucid/workload_estimator.h"
 #include "sim/engine.h"
@@ -382,6 +383,28 @@ TEST(Lucid, SyntheticModelIsDeterministicAndBounded) {
   EXPECT_GT(AveragePairSpeed(0.2), AveragePairSpeed(0.9));
   EXPECT_EQ(UtilisationPairSpeeds(0.3, 0.4).first, 0.95);
   EXPECT_NEAR(UtilisationPairSpeeds(0.9, 0.9).first, 0.95 / 1.8, 1e-12);
+}
+
+// The main queue keeps (priority, job) order as the set it replaces did:
+// ties broken by job, a repeated key ignored, erasing returns the next job.
+TEST(LucidMainQueue, OrderedByPriorityThenJobLikeASet) {
+  LucidMainQueue q;
+  q.Insert({30.0, 4, 8, 0, 1000});
+  q.Insert({10.0, 7, 1, 2, 2000});
+  q.Insert({30.0, 2, 2, 1, 3000});
+  q.Insert({10.0, 7, 1, 2, 2000});  // again: ignored
+  q.Insert({5.0, 9, 4, 0, 4000});
+  std::vector<int32_t> order;
+  for (const QueuedJob& j : q) order.push_back(j.job);
+  EXPECT_EQ(order, (std::vector<int32_t>{9, 7, 2, 4}));
+  auto it = q.begin() + 1;  // job 7
+  it = q.erase(it);
+  ASSERT_NE(it, q.end());
+  EXPECT_EQ(it->job, 2);
+  EXPECT_EQ(it->gpus, 2);
+  EXPECT_EQ(it->sharescore, 1);
+  EXPECT_DOUBLE_EQ(it->gmem_mib, 3000);
+  EXPECT_EQ(q.size(), 3u);
 }
 
 }  // namespace

@@ -74,8 +74,13 @@ void LucidPolicy::EnterMainQueue(JobIndex j, const SimState& s) {
   st.sharescore = Sharescore(st.profile.avg_pair_speed);
   st.priority = st.estimate_s * job.gpus;
   st.stage = Stage::kMainQueue;
-  main_queue_[st.home.value].insert({st.priority, j.value});
+  Enqueue(j, s);
   planning_.AtSubmit(job, st.estimate_s, st.from_history ? st.spread : 0.0);
+}
+
+void LucidPolicy::Enqueue(JobIndex j, const SimState& s) {
+  const JobState& st = S(j);
+  main_queue_[st.home.value].Insert({st.priority, j.value, s.Job(j).gpus, st.sharescore, st.profile.gmem_mib});
 }
 
 // A new (or advised) job goes to the profiler or straight to the main queue.
@@ -194,7 +199,7 @@ Status LucidPolicy::RunPackChecks(const SimState& s, SchedulingActions& a) {
     g.partner = -1;
     S(JobIndex(c.host)).partner = -1;
     MarkAlone(JobIndex(c.host), s);
-    main_queue_[g.home.value].insert({g.priority, c.guest});
+    Enqueue(JobIndex(c.guest), s);
     it = checks_.begin();  // the list changed under us
   }
   return Status::Ok();
@@ -242,14 +247,14 @@ Status LucidPolicy::ScheduleMain(VcIndex vc, const SimState& s, SchedulingAction
   std::optional<BackfillPass> pass;
   if (!packing) pass.emplace(o_.backfill, now, s.cluster().VcFreeGpus(vc), PlannedReleases(vc, s));
   for (auto it = queue.begin(); it != queue.end() && !(pass && pass->Over());) {
-    JobIndex j(it->second);
-    const int32_t gpus = s.Job(j).gpus;
-    const std::pair<int32_t, int> key{gpus, S(j).sharescore};
+    JobIndex j(it->job);
+    const int32_t gpus = it->gpus;
+    const std::pair<int32_t, int> key{gpus, it->sharescore};
     auto memo = no_host.find(key);
-    bool hopeless = memo != no_host.end() && S(j).profile.gmem_mib >= memo->second;
+    bool hopeless = memo != no_host.end() && it->gmem_mib >= memo->second;
     std::optional<JobIndex> host = packing && !hopeless ? PickHost(j, vc, s) : std::nullopt;
     if (packing && !hopeless && !host)
-      no_host[key] = memo == no_host.end() ? S(j).profile.gmem_mib : std::min(memo->second, S(j).profile.gmem_mib);
+      no_host[key] = memo == no_host.end() ? it->gmem_mib : std::min(memo->second, it->gmem_mib);
     const int64_t run = pass ? PlannedRun(s.Job(j), o_.backfill.estimate, planning_.Of(j)) : 0;
     const bool may_start = !pass || pass->MayStart(gpus, run);
     if (host) {

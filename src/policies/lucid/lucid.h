@@ -17,6 +17,7 @@
 
 #include "policies/common/backfill.h"
 #include "policies/lucid/lucid_inputs.h"
+#include "policies/lucid/main_queue.h"
 #include "policies/lucid/workload_estimator.h"
 #include "sim/placement.h"
 #include "sim/policy.h"
@@ -131,7 +132,8 @@ class LucidPolicy final : public Policy {
   std::vector<std::pair<int64_t, int32_t>> advice_;  // (ready_at, job)
   std::set<std::pair<int32_t, int32_t>> profile_queue_;  // (GPUs, job): least-GPU-first
   std::set<std::pair<int64_t, int32_t>> profiling_;      // (expiry, job)
-  std::map<int32_t, std::set<std::pair<double, int32_t>>> main_queue_;  // VC → (priority, job)
+  std::map<int32_t, LucidMainQueue> main_queue_;  // VC → its queue
+  void Enqueue(JobIndex j, const SimState& s);
   // Candidate hosts: (VC, GPUs) → jobs running alone in the main cluster, in start order.
   std::map<std::pair<int32_t, int32_t>, std::set<std::pair<int64_t, int32_t>>> alone_;
   int64_t next_seq_ = 0;
