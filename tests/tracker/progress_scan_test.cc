@@ -248,6 +248,10 @@ TEST(ProgressScan, ATimeWordAndAStepNounNameAStepTime) {
   EXPECT_EQ(p.step, 31);
   ASSERT_TRUE(p.step_time_s);
   EXPECT_NEAR(*p.step_time_s, 0.71, 1e-9);
+  // "s/b": seconds per batch.
+  ProgressLine b = InterpretLine("Steps : 3005, Gen Loss Total : 25.66, Mel-Spec. Error : 0.41, s/b : 1.25");
+  ASSERT_TRUE(b.step_time_s);
+  EXPECT_NEAR(*b.step_time_s, 1.25, 1e-9);
   // A time word under the step noun is a rate: "step/sec" stays steps per second.
   ProgressLine r = InterpretLine("epoch=1 step=350 lr=0.00086 loss=0.2124 step/sec=4.0");
   ASSERT_TRUE(r.step_time_s);
