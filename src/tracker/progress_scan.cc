@@ -79,6 +79,7 @@ bool ProgressScan::FlushRows(std::string_view older) {
 }
 
 void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
+  NoteRunDuration(line);
   auto records = SplitGluedRecords(line);
   bool kept = false;
   for (auto it = records.rbegin(); it != records.rend(); ++it) {

@@ -15,6 +15,7 @@
 #define SCHEDMATE_TRACKER_PROGRESS_SCAN_H_
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -129,6 +130,11 @@ class ProgressScan {
   std::vector<double> StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const;
   // The printed step time read as a clock when it grows with the step.
   std::vector<double> ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const;
+  // A duration of the whole run printed after the records ("Wall time:
+  // 1min 9s"), noted while no training line is read yet.
+  void NoteRunDuration(std::string_view line);
+  std::optional<double> RunAverageStepTime(const Entry& a, std::optional<int64_t> step,
+                                          std::optional<int64_t> total) const;
   double Confidence(const ProgressReport& r, int anchor) const;
   // Evidence that the report reads a training loop, not a chance match in
   // noise: two facts of training (a step and its total, time, rate or loss;
@@ -154,6 +160,7 @@ class ProgressScan {
   // The newest record read is the line just below `index` (and no bar).
   bool RecordJustBelow(int64_t index) const;
   void DropAnnouncedRecord(const ScannedLine& announcement);
+  std::optional<double> run_duration_s_;
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
   int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
   std::string rejected_;

@@ -2,13 +2,24 @@
 // intervals of line timestamps, and rates printed too coarsely to trust.
 #include "tracker/progress_scan.h"
 
+#include "tracker/key_vocabulary.h"
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace schedmate {
+
+using tracker_internal::FirstWord;
+using tracker_internal::IsEpochKey;
+using tracker_internal::IsEvalPrefix;
+using tracker_internal::LastWord;
+using tracker_internal::Lower;
 
 // The printed step time of `src`'s layout read as a clock since some start
 // (a cumulative "time (sec)", "time: 298.3"): it grew at every one of the
@@ -122,6 +133,58 @@ std::vector<double> ProgressScan::StampedStepTimes(const Entry& a, std::vector<i
     if (!per_step.empty()) break;
   }
   return per_step;
+}
+
+// A duration of the whole run printed once after its records ("Wall time:
+// 1min 9s" of a notebook cell, "model fitting took 4197.860 s"): one time
+// field under a key that names a whole run's clock.
+std::optional<double> RunDuration(std::string_view line) {
+  if (line.size() > 120) return std::nullopt;
+  bool maybe = line.find("ime") != std::string_view::npos || line.find("took") != std::string_view::npos;
+  if (!maybe) return std::nullopt;  // most lines, without a copy
+  std::string lower = Lower(line);
+  bool worded = false;
+  for (std::string_view w : {"wall time", " took ", "training time", "total time", "time taken"})
+    worded = worded || lower.find(w) != std::string::npos;
+  if (!worded) return std::nullopt;
+  ScannedLine s = ScanLine(line);
+  if (s.fields.size() != 1 || s.has_bar) return std::nullopt;
+  const ScannedField& f = s.fields[0];
+  double scale = SecondsPerUnit(f.unit);
+  if (f.unit.empty() || scale <= 0 || !(f.value > 0) || IsEvalPrefix(FirstWord(f.key))) return std::nullopt;
+  if (f.key.find("epoch") != std::string::npos || f.key.find("step") != std::string::npos ||
+      f.key.find("iter") != std::string::npos || f.key.find("batch") != std::string::npos)
+    return std::nullopt;  // a step's or an epoch's time, not the run's
+  return f.value * scale;
+}
+
+// The steps a record's run has taken: its step, plus the epochs before
+// this one when it counts the step within an epoch of a printed length
+// ("Epoch : 10/10, Iter : 200/234": 9 × 234 + 200).
+int64_t StepsRun(const ScannedLine& s, int64_t step, std::optional<int64_t> total) {
+  if (!total) return step;
+  for (const ScannedField& f : s.fields) {
+    if (!f.total || !f.integer || !IsEpochKey(LastWord(f.key)) || f.value < 1) continue;
+    return (static_cast<int64_t>(f.value) - 1) * *total + step;
+  }
+  return step;
+}
+
+void ProgressScan::NoteRunDuration(std::string_view line) {
+  if (!entries_.empty() || run_duration_s_) return;
+  run_duration_s_ = RunDuration(line);
+}
+
+// No step time printed or stamped: a duration of the whole run printed
+// after the newest record (`a`, read as `step` of `total`), over the steps
+// the run has taken, a hundred or more so that the run's set-up weighs
+// little.
+std::optional<double> ProgressScan::RunAverageStepTime(const Entry& a, std::optional<int64_t> step,
+                                                       std::optional<int64_t> total) const {
+  if (!run_duration_s_ || !step || *step <= 0) return std::nullopt;
+  int64_t steps = StepsRun(a.scanned, *step, total);
+  if (steps < 100) return std::nullopt;  // set-up (loading, compiling) would weigh in the average
+  return *run_duration_s_ / static_cast<double>(steps);
 }
 
 }  // namespace schedmate

@@ -197,6 +197,7 @@ ProgressReport ProgressScan::FinishNow() const {
         tp_src->line.layout, [](const ProgressLine& p) { return p.throughput; }));
 
   ApplyTagger(anchor, r);
+  if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   if (r.step && r.total_steps && *r.total_steps > 0) {
     r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
     std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;

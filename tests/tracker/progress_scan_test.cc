@@ -286,5 +286,23 @@ TEST(ProgressScan, ARecordJustBelowAnEvaluationAnnouncementIsTheEvaluations) {
   EXPECT_DOUBLE_EQ(*r.loss, 0.21);
 }
 
+TEST(ProgressScan, AWholeRunsDurationAfterTheRecordsTimesItsSteps) {
+  ProgressScanOptions vocabulary_only;
+  vocabulary_only.tagger = nullptr;
+  // No step time printed; the notebook's "Wall time" closes the run: 75 s
+  // over 150 + 100 steps (the second epoch's 100th).
+  std::vector<std::string> log = {"Epoch : 1/2, Iter : 50/150,  Loss: 0.61", "Epoch : 1/2, Iter : 100/150,  Loss: 0.43",
+                                  "Epoch : 2/2, Iter : 50/150,  Loss: 0.32", "Epoch : 2/2, Iter : 100/150,  Loss: 0.21"};
+  EXPECT_FALSE(ScanProgress(log, vocabulary_only).step_time_s);
+  log.push_back("CPU times: user 2min 2s, sys: 3.5 s, total: 2min 5s");
+  log.push_back("Wall time: 1min 15s");
+  ProgressReport r = ScanProgress(log, vocabulary_only);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 0.3, 1e-9);
+  // Too few steps for the set-up not to weigh in: no average.
+  std::vector<std::string> short_run = {"step: 30/64 loss: 0.2", "step: 64/64 loss: 0.1", "Wall time: 17min 51s"};
+  EXPECT_FALSE(ScanProgress(short_run, vocabulary_only).step_time_s);
+}
+
 }  // namespace
 }  // namespace schedmate
