@@ -178,6 +178,62 @@ std::vector<std::string> ConceptsOf(std::string_view lower_line) {
   return out;
 }
 
+namespace {
+
+// Lines before a failure line searched for the line it echoes.
+constexpr size_t kEchoReach = 40;
+
+// The words of a line's message: lower-cased runs of three or more letters
+// between other characters; a run with digits in it (a hex id, "sm_80",
+// "error=101"'s number) is not a word.
+std::vector<std::string> MessageWords(std::string_view core) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < core.size() && out.size() < 60) {
+    while (i < core.size() && !std::isalnum(static_cast<unsigned char>(core[i]))) ++i;
+    size_t j = i;
+    bool letters = true;
+    for (; j < core.size() && std::isalnum(static_cast<unsigned char>(core[j])); ++j)
+      if (!std::isalpha(static_cast<unsigned char>(core[j]))) letters = false;
+    if (letters && j - i >= 3) out.push_back(ToLower(core.substr(i, j - i)));
+    i = j;
+  }
+  return out;
+}
+
+// Whether two lines say one thing: three consecutive words in common once
+// the words both begin with (a logger's or a process's prefix, "The server
+// socket has failed to …") are set aside.
+bool SayTheSame(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  size_t p = 0;
+  while (p < a.size() && p < b.size() && a[p] == b[p]) ++p;
+  std::set<std::string> triples;
+  for (size_t k = p; k + 2 < a.size(); ++k) triples.insert(a[k] + " " + a[k + 1] + " " + a[k + 2]);
+  for (size_t k = p; k + 2 < b.size(); ++k)
+    if (triples.count(b[k] + " " + b[k + 1] + " " + b[k + 2])) return true;
+  return false;
+}
+
+}  // namespace
+
+void WindowFacts::FindEchoes(const LineWindow& window) {
+  echo_of.assign(window.size(), -1);
+  std::vector<std::vector<std::string>> words(window.size());
+  for (size_t i = 0; i < window.size(); ++i) {
+    std::string_view core = WithoutLogPrefixes(window[i].second);
+    if (failure_like[i] && !IsTracebackCodeLine(window, i) && core.rfind("File \"", 0) != 0)
+      words[i] = MessageWords(core);
+  }
+  for (size_t i = 0; i < window.size(); ++i) {
+    if (words[i].size() < 3) continue;
+    for (size_t j = i >= kEchoReach ? i - kEchoReach : 0; j < i; ++j)
+      if (SayTheSame(words[j], words[i])) {
+        echo_of[i] = static_cast<int>(j);
+        break;
+      }
+  }
+}
+
 WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
   failure_like.reserve(window.size());
   traceback_head.reserve(window.size());
@@ -187,6 +243,7 @@ WindowFacts::WindowFacts(const LineWindow& window, const SignatureBase& base) {
     traceback_head.push_back(WithoutLogPrefixes(text).rfind("Traceback", 0) == 0);
     concepts.push_back(ConceptsOf(ToLower(std::string_view(text).substr(0, 4096))));
   }
+  FindEchoes(window);
 }
 
 std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const SignatureBase& base,
@@ -277,7 +334,14 @@ RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureMod
   if (!sig.signature_id.empty() && sig.diagnosis.root_cause_line_index)
     for (size_t i = 0; i < window.size(); ++i)
       if (window[i].first == *sig.diagnosis.root_cause_line_index) root = i;
-  std::vector<double> c = model.klass.Probabilities(ClassFeatures(window, root, base, facts));
+  // The class model reads that line; but an exception no signature explains
+  // that repeats an earlier failure line's message (a RuntimeError quoting
+  // the C++ check that failed) is reported at the line it echoes, the first
+  // to say it.
+  const size_t class_root = root;
+  if (sig.signature_id.empty() || sig.signature_id == "generic-exception")
+    while (facts.echo_of[root] >= 0) root = static_cast<size_t>(facts.echo_of[root]);
+  std::vector<double> c = model.klass.Probabilities(ClassFeatures(window, class_root, base, facts));
   int best = static_cast<int>(std::max_element(c.begin(), c.end()) - c.begin());
   RootCauseDetail out;
   FailureDiagnosis& d = out.diagnosis;

@@ -15,6 +15,10 @@
 //                  (prefixed "r:"), the signatures and concepts seen anywhere
 //                  in the window, and the window's words.
 //
+// An exception no signature explains that echoes an earlier failure line
+// (WindowFacts::echo_of) is reported at the line it echoes; the class model
+// still reads the exception.
+//
 // The signature base keeps the answer where it is sure (a root signature of
 // weight ≥ `sure_weight` that the development data trusts); below that the
 // models decide, and their answer is `unknown` when the class probability is
@@ -97,7 +101,17 @@ struct WindowFacts {
   std::vector<bool> failure_like;   // IsFailureLine
   std::vector<bool> traceback_head;  // "Traceback (most recent call last):"
   std::vector<std::vector<std::string>> concepts;  // ConceptsOf each line, read by both models
+  // Echoes: a failure line that repeats three consecutive words of an
+  // earlier failure line's message, past the words both begin with (a Python
+  // exception re-raising what a C++ check printed, a wrapper quoting the
+  // error), names in echo_of the earliest such line of the 40 before it (-1:
+  // none). Traceback frames and echoed source code take no part; a line
+  // repeated whole echoes nothing.
+  std::vector<int> echo_of;
   WindowFacts(const LineWindow& window, const SignatureBase& base);
+
+ private:
+  void FindEchoes(const LineWindow& window);
 };
 
 // Features of line `i` of the window, and of the window for the class model.

@@ -189,6 +189,26 @@ TEST(FailureModel, TheClassModelReadsWhoPrintedTheRootAndWhatFollows) {
   EXPECT_FALSE(has("bk=storage"));  // nothing about storage before it
 }
 
+TEST(FailureModel, AnExceptionThatEchoesAnEarlierFailureLineIsReportedAtThatLine) {
+  const SignatureBase& base = SignatureBase::Default();
+  LineWindow w = Window({"epoch 0 step 1", "THCudaCheck FAIL file=/src/Module.cpp line=59 error=101 : invalid device ordinal",
+                         "Traceback (most recent call last):", "  File \"train.py\", line 3, in <module>",
+                         "    torch.cuda.set_device(3)",
+                         "RuntimeError: cuda runtime error (101) : invalid device ordinal at /src/Module.cpp:59"});
+  WindowFacts facts(w, base);
+  EXPECT_EQ(facts.echo_of[5], 1);
+  EXPECT_EQ(facts.echo_of[1], -1);
+  EXPECT_EQ(facts.echo_of[3], -1);  // a traceback frame echoes nothing
+  LineWindow prefixed = Window({"vllm-1 | ERROR engine.py:366]   File \"/x/worker.py\", line 4, in check",
+                                "vllm-1 | ERROR engine.py:366] ValueError: No available memory for the cache blocks.",
+                                "vllm-1 | ERROR engine.py:366] ValueError: No available memory for the cache blocks."});
+  WindowFacts same_prefix(prefixed, base);
+  EXPECT_EQ(same_prefix.echo_of[1], -1);  // a shared logger prefix says nothing
+  EXPECT_EQ(same_prefix.echo_of[2], -1);  // nor does a line repeated whole
+  RootCauseDetail d = DiagnoseWindowLearned(w, FailureModel::Default());
+  EXPECT_EQ(d.diagnosis.root_cause_line_index, 1) << d.diagnosis.root_cause_line.value_or("");
+}
+
 TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
