@@ -304,5 +304,16 @@ TEST(ProgressScan, AWholeRunsDurationAfterTheRecordsTimesItsSteps) {
   EXPECT_FALSE(ScanProgress(short_run, vocabulary_only).step_time_s);
 }
 
+TEST(ProgressLine, AnObjectivesValueIsTrainingOutput) {
+  // No loss, time or rate: the objective's value says the counter is training's.
+  ProgressLine p = InterpretLine(
+      "2020-01-31 16:18:45,192 INFO [train.py:102] Process 400/3161(12.654223%) global average objf: -0.402034 over "
+      "2267136.0 frames, current batch average objf: -0.242083 over 6400 frames, epoch 0");
+  EXPECT_TRUE(p.is_training);
+  EXPECT_EQ(p.step, 400);
+  EXPECT_EQ(p.total_steps, 3161);
+  EXPECT_FALSE(p.loss);
+}
+
 }  // namespace
 }  // namespace schedmate
