@@ -87,7 +87,7 @@ bool IsStepTimeKey(std::string_view k) {
 }
 
 // A key composed of a time word and a step noun ("time per batch", "itr
-// time", "seconds per update", "s/b"): the time of one step, whatever the order.
+// time", "seconds per update"): the time of one step, whatever the order.
 // Not an evaluation key's, nor a part of the step's time (data loading), nor
 // a clock or what is left ("total", "elapsed", "eta"), nor a rate ("steps
 // per sec", "step/sec").
@@ -104,11 +104,11 @@ bool NamesATimePerStep(std::string_view k) {
     if (++words == 1 && IsEvalPrefix(w)) return false;
     if (In(w, {"data", "load", "loading", "total", "elapsed", "eta", "remaining", "left", "epoch", "epochs"}))
       return false;
-    bool time_word = In(w, {"time", "sec", "secs", "seconds", "duration"}) || (w == "s" && words == 1);
+    bool time_word = In(w, {"time", "sec", "secs", "seconds", "duration"});
     if (time_word && (after_per || after_slash)) return false;  // a rate
     after_per = w == "per";
     time = time || time_word;
-    step = step || In(w, {"it", "iter", "itr", "iteration", "step", "batch", "update"}) || (w == "b" && after_slash);
+    step = step || In(w, {"it", "iter", "itr", "iteration", "step", "batch", "update"});
   }
   return time && step && words <= 4;
 }

@@ -51,8 +51,6 @@ struct Builder {
     // A component loss ("Loss_D", "l_g_gan", "d loss") is training output even when it is not the loss.
     if (!IsEvalPrefix(FirstWord(k)) && (k.rfind("loss ", 0) == 0 || LastWord(k) == "loss" || k.find(" loss ") != std::string::npos))
       evidence = true;
-    // An objective's value ("average objf: -0.40", Kaldi's "objective function") is training output too.
-    if (!IsEvalPrefix(FirstWord(k)) && In(LastWord(k), {"objf", "objective"})) evidence = true;
     // A plural count ("iterations: 0") of zero is more often a tally of
     // skipped or failed ones than the step.
     if (int r = StepKeyRank(k); r >= 0 && IsWholeCount(f) && r + 10 < step_rank && !(r == 5 && f.value == 0)) {
