@@ -10,6 +10,22 @@
 #include "advisor/run_values.h"
 
 namespace schedmate::extraction {
+namespace {
+
+// `autocast_dtype: bfloat16` beside `autocast: false`, `--amp-dtype float16`
+// without `--amp`: the dtype of a mixed-precision switch that is off says
+// nothing about the run's precision.
+bool DtypeOfASwitchThatIsOff(State& st, const Candidate& c) {
+  std::vector<std::string> w = KeyWords(LastSegment(c.key));
+  const bool of_a_switch = std::find(w.begin(), w.end(), "dtype") != w.end() &&
+                           (std::find(w.begin(), w.end(), "autocast") != w.end() ||
+                            std::find(w.begin(), w.end(), "amp") != w.end());
+  if (!of_a_switch) return false;
+  const Candidate* on = Best(st, "amp", false);
+  return on && IsFalse(on->value);
+}
+
+}  // namespace
 
 WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) {
   const LaunchSpec& spec = l.spec;
@@ -142,7 +158,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     note("precision", *f8);
   }
   if (!precision)
-    if (const Candidate* c = Best(st, "precision", false)) {
+    if (const Candidate* c = Best(st, "precision", false); c && !DtypeOfASwitchThatIsOff(st, *c)) {
       precision = PrecisionOf(c->value);
       if (precision) note("precision", *c);
     }

@@ -226,5 +226,26 @@ TEST(ExtractionKinds, DefaultConfigJoinedElsewhereOrWrittenIsNotRead) {
   EXPECT_EQ(r.Extract("python src/fit.py").batch_size, 8);
 }
 
+// The dtype of a mixed-precision switch that is off says nothing: the run
+// is full precision. With the switch on, the dtype names the precision.
+TEST(ExtractionKinds, TheDtypeOfAnAutocastThatIsOff) {
+  Repo r("autocast_off");
+  r.File("train.py",
+         "import argparse\nimport torch\n"
+         "p = argparse.ArgumentParser()\n"
+         "p.add_argument('--amp', action='store_true', default=False)\n"
+         "p.add_argument('--amp-dtype', default='float16', type=str)\n"
+         "p.add_argument('--lr', type=float, default=0.1)\n"
+         "args = p.parse_args()\n");
+  EXPECT_EQ(r.Extract("python train.py").precision, "fp32");
+  EXPECT_EQ(r.Extract("python train.py --amp").precision, "fp16");
+  EXPECT_EQ(r.Extract("python train.py --amp --amp-dtype bfloat16").precision, "bf16");
+  r.File("conf/config.yaml", "lr: 0.001\nautocast: false\nautocast_dtype: bfloat16\n");
+  r.File("fit.py", "import yaml\nimport torch\ncfg = yaml.safe_load(open('conf/config.yaml'))\n");
+  EXPECT_EQ(r.Extract("python fit.py --config conf/config.yaml").precision, "fp32");
+  r.File("conf/on.yaml", "lr: 0.001\nautocast: true\nautocast_dtype: bfloat16\n");
+  EXPECT_EQ(r.Extract("python fit.py --config conf/on.yaml").precision, "bf16");
+}
+
 }  // namespace
 }  // namespace schedmate
