@@ -16,6 +16,12 @@ namespace schedmate::extraction {
 
 namespace {
 
+// `nullcontext() if device_type == 'cpu' else autocast(...)`: on wherever there is a GPU.
+bool ConditionOnTheDevice(const std::string& condition) {
+  return condition.find("device") != std::string::npos || condition.find("cuda") != std::string::npos ||
+         condition.find("cpu") != std::string::npos || condition.find("gpu") != std::string::npos;
+}
+
 // A call that turns on mixed precision near the entry. autocast(enabled=False)
 // and autocast(dtype=float32) turn it off; enabled=<setting> and an object's
 // own autocast() (an Accelerator's, a solver's) leave it to a setting.
@@ -31,6 +37,16 @@ void NoteMixedPrecision(State& st, const PyCall& c, const std::string& last) {
   if (const PyValue* d = c.Kwarg("dtype"); d && d->text.find("float32") != std::string::npos) return;
   bool module = owner.empty() || owner == "torch" || owner == "amp" || owner == "cuda" || owner == "cpu" ||
                 owner == "npu" || owner == "xpu" || owner == "sharded_grad_scaler";
+  if (module && !c.condition.empty() && !ConditionOnTheDevice(c.condition)) {
+    // `autocast() if cfg.use_amp else nullcontext()`: the condition is the switch;
+    // a condition that is not a plain setting leaves the precision open.
+    std::string key = NormalKey(c.condition);
+    bool plain = !c.condition_negated && std::all_of(c.condition.begin(), c.condition.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+    });
+    if (st.mixed_switches.size() < 16) st.mixed_switches.insert(plain ? key : "(" + c.condition + ")");
+    return;
+  }
   const PyValue* on = c.Kwarg("enabled");
   if (on && on->kind == PyValue::Kind::kOther && module &&
       (on->text.find("device") != std::string::npos || on->text.find("cuda") != std::string::npos)) {

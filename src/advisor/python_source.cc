@@ -151,7 +151,22 @@ class Walker {
       }
     }
     c.scope = scope_;
+    Condition(n, &c);
     if (out_->calls.size() < 20000) out_->calls.push_back(std::move(c));
+  }
+
+  // `A if C else B`: tree-sitter's conditional_expression has A, C and B as
+  // its named children, in that order.
+  void Condition(TSNode call, PyCall* c) const {
+    TSNode parent = ts_node_parent(call);
+    if (ts_node_is_null(parent) || std::string_view(ts_node_type(parent)) != "conditional_expression" ||
+        ts_node_named_child_count(parent) != 3)
+      return;
+    const bool first = ts_node_eq(ts_node_named_child(parent, 0), call);
+    const bool last = ts_node_eq(ts_node_named_child(parent, 2), call);
+    if (!first && !last) return;  // the call is the condition itself
+    c->condition = Text(ts_node_named_child(parent, 1)).substr(0, 200);
+    c->condition_negated = last;
   }
 
   void Assign(TSNode n) {

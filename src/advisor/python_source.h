@@ -32,6 +32,11 @@ struct PyCall {
   std::vector<std::pair<std::string, PyValue>> kwargs;
   int line = 0;  // 1-based
   std::string scope;  // the enclosing function or class, as PyAssign::scope ("" at module level)
+  // A call that is one branch of a conditional expression (`autocast() if
+  // args.amp else nullcontext()`): the condition's source text, and whether
+  // the call is the branch taken when it is false.
+  std::string condition;
+  bool condition_negated = false;
   const PyValue* Kwarg(std::string_view name) const;
 };
 

@@ -247,5 +247,26 @@ TEST(ExtractionKinds, TheDtypeOfAnAutocastThatIsOff) {
   EXPECT_EQ(r.Extract("python fit.py --config conf/on.yaml").precision, "bf16");
 }
 
+// autocast as one branch of a conditional expression: the condition is the
+// switch (off by its default here); a device test keeps it on wherever there is a GPU.
+TEST(ExtractionKinds, AnAutocastChosenByACondition) {
+  Repo r("autocast_cond");
+  r.File("train.py",
+         "import argparse\nfrom contextlib import nullcontext\nimport torch\n"
+         "p = argparse.ArgumentParser()\n"
+         "p.add_argument('--use_amp', action='store_true')\n"
+         "args = p.parse_args()\n"
+         "def step(model, x):\n"
+         "    with torch.autocast('cuda') if args.use_amp else nullcontext():\n"
+         "        return model(x)\n");
+  EXPECT_EQ(r.Extract("python train.py").precision, "fp32");
+  EXPECT_EQ(r.Extract("python train.py --use_amp").precision, "fp16");
+  r.File("gpt.py",
+         "import torch\nfrom contextlib import nullcontext\n"
+         "device_type = 'cuda'\n"
+         "ctx = nullcontext() if device_type == 'cpu' else torch.amp.autocast(device_type=device_type, dtype=torch.bfloat16)\n");
+  EXPECT_EQ(r.Extract("python gpt.py").precision, "bf16");
+}
+
 }  // namespace
 }  // namespace schedmate

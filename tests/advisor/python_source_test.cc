@@ -2,6 +2,8 @@
 // arguments, assignments and imports — and broken or hostile sources.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "advisor/python_source.h"
 
 namespace schedmate {
@@ -100,6 +102,25 @@ TEST(PythonSource, SharedParseStaysBounded) {
   }
   auto first = ParsePythonShared("X = 0\n");  // evicted long ago: parsed again, same facts
   EXPECT_EQ(first->assigns[0].value.text, "0");
+}
+
+TEST(PythonSource, ACallInAConditionalExpressionKnowsItsCondition) {
+  PythonFacts f = ParsePython(
+      "ctx = torch.autocast('cuda') if cfg.use_amp else nullcontext()\n"
+      "other = nullcontext() if device_type == 'cpu' else torch.amp.autocast(device_type)\n"
+      "plain = torch.autocast('cuda')\n"
+      "flag = x if is_on(y) else z\n");
+  std::map<std::string, const PyCall*> by;
+  for (const auto& c : f.calls) by[c.callee + "@" + std::to_string(c.line)] = &c;
+  ASSERT_TRUE(by.count("torch.autocast@1"));
+  EXPECT_EQ(by["torch.autocast@1"]->condition, "cfg.use_amp");
+  EXPECT_FALSE(by["torch.autocast@1"]->condition_negated);
+  EXPECT_EQ(by["nullcontext@1"]->condition, "cfg.use_amp");
+  EXPECT_TRUE(by["nullcontext@1"]->condition_negated);
+  EXPECT_EQ(by["torch.amp.autocast@2"]->condition, "device_type == 'cpu'");
+  EXPECT_TRUE(by["torch.amp.autocast@2"]->condition_negated);
+  EXPECT_TRUE(by["torch.autocast@3"]->condition.empty());
+  EXPECT_TRUE(by["is_on@4"]->condition.empty());  // the condition itself is in no branch
 }
 
 }  // namespace
