@@ -106,6 +106,15 @@ void NoteCalledEntryFunctions(State& st, const PythonFacts& py) {
     }
 }
 
+// `if opt.O:` / `elif args.fast:` over a plain assignment: a setting that one
+// flag (a name, possibly dotted) turns on.
+bool UnderAFlag(const PyAssign& a) {
+  if (a.origin != PyAssign::Origin::kAssign || a.condition.empty() || a.condition == "<else>") return false;
+  return std::all_of(a.condition.begin(), a.condition.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+  });
+}
+
 // The model the entry builds: `model = GraphSAGE(...)`, `model_bert4rec =
 // BERT4Rec(...).to(device)`, `net = resnet.ResNet18()`, in a function or at
 // the top of the script. The class names the model when it is a known family
@@ -272,6 +281,11 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if (near_entry) st.entry_imports.insert(top);
   }
   for (const auto& a : py.assigns) {
+    if (prec == kEntryDefault && UnderAFlag(a)) {
+      if (auto v = st.Literal(a.value); v && st.flag_settings.size() < 256)
+        st.flag_settings.push_back({a.condition, a.target, *v, path, a.line});
+      continue;
+    }
     bool dotted = a.target.find('.') != std::string::npos;
     if (near_entry && !a.in_function && a.origin == PyAssign::Origin::kAssign) NoteModelInstance(st, a, path, prec);
     if (a.origin == PyAssign::Origin::kParam) {

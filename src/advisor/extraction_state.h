@@ -77,6 +77,13 @@ struct State {
   // (path relative to the file's own directory, from file): a package default
   // the code joins to dirname(__file__); looked for there only.
   std::vector<std::pair<std::string, std::string>> own_dir_configs;
+  // A setting the entry binds under `if <flag>:` (`if opt.O: opt.fp16 = True`):
+  // it holds only when the flag is on, which the command decides.
+  struct FlagSetting {
+    std::string flag, key, value, file;
+    int line = 0;
+  };
+  std::vector<FlagSetting> flag_settings;
   std::set<std::string> nargs_flags;                              // options declared nargs='+'/'*'
   std::set<std::string> base_configs;                             // Python configs with an mmengine-style _base_
   std::vector<std::string> config_paths;                          // config files read

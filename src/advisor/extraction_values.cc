@@ -163,4 +163,14 @@ const Candidate* SwitchValue(const State& st, const std::string& key) {
   return found;
 }
 
+// The entry's flag-switched settings (`if opt.O: opt.fp16 = True`) whose flag
+// is on once the command and configs are read; above a file's defaults, under
+// the command's own values.
+void ApplyFlagSettings(State& st) {
+  for (const auto& f : st.flag_settings) {
+    const Candidate* flag = SwitchValue(st, NormalKey(f.flag));
+    if (flag && IsTrue(flag->value)) st.Set(f.key, f.value, f.file, f.line, kConfig);
+  }
+}
+
 }  // namespace schedmate::extraction

@@ -31,6 +31,11 @@ std::string WithVariant(const State& st, const Candidate& c, const std::string& 
 // the one key whose last part matches (cfg.TRAIN.MIXED_PRECISION ← TRAIN.MIXED_PRECISION).
 const Candidate* SwitchValue(const State& st, const std::string& key);
 
+// The entry's settings bound under `if <flag>:` (State::flag_settings) whose
+// flag is on, once the command and the configs are read: above a file's
+// defaults, under the command's own values.
+void ApplyFlagSettings(State& st);
+
 }  // namespace schedmate::extraction
 
 #endif  // SCHEDMATE_ADVISOR_EXTRACTION_VALUES_H_

@@ -8,6 +8,7 @@
 #include "advisor/extraction_launch.h"
 #include "advisor/extraction_python.h"
 #include "advisor/extraction_state.h"
+#include "advisor/extraction_values.h"
 #include "advisor/launch_command.h"
 #include "advisor/pasted_command.h"
 #include "advisor/run_values.h"
@@ -109,6 +110,7 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
   HydraMain hydra = ReadPythonSources(st, entry, options);
   LibraryDefaults(st);
   ReadConfigsAndOverrides(st, l, entry, hydra);
+  ApplyFlagSettings(st);
   return Assemble(st, l, entry);
 }
 

@@ -50,7 +50,23 @@ class Walker {
       }
     }
     uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) Visit(ts_node_named_child(node, i), depth + 1);
+    const std::string saved_condition = condition_;
+    // The body of `if C:` / `elif C:` binds under C; an `else:` body under "<else>".
+    TSNode body{};
+    std::string body_condition = condition_;
+    if (type == "if_statement" || type == "elif_clause") {
+      body = ts_node_child_by_field_name(node, "consequence", 11);
+      TSNode c = ts_node_child_by_field_name(node, "condition", 9);
+      std::string text = ts_node_is_null(c) ? "" : Text(c);
+      if (text.find("__name__") == std::string::npos) body_condition = text.substr(0, 200);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode child = ts_node_named_child(node, i);
+      if (!ts_node_is_null(body) && ts_node_eq(child, body)) condition_ = body_condition;
+      else if (type == "else_clause") condition_ = "<else>";
+      Visit(child, depth + 1);
+      condition_ = saved_condition;
+    }
     scope_ = saved_scope;
     in_class_ = saved_in_class;
     if (type == "function_definition") --functions_;
@@ -188,7 +204,8 @@ class Walker {
 
   void Emit(const std::string& target, PyValue v, int line, PyAssign::Origin origin) {
     if (out_->assigns.size() < 20000)
-      out_->assigns.push_back({target, std::move(v), line, scope_, origin, functions_ > 0 && origin != PyAssign::Origin::kParam});
+      out_->assigns.push_back(
+          {target, std::move(v), line, scope_, origin, functions_ > 0 && origin != PyAssign::Origin::kParam, condition_});
   }
 
   // `x = dict(a=1, b=dict(c=2))` and `x = {"a": 1}` → x.a = 1, x.b.c = 2.
@@ -310,6 +327,7 @@ class Walker {
   std::string scope_;
   bool in_class_ = false;
   int functions_ = 0;
+  std::string condition_;  // PyAssign::condition of what is bound here
   mutable int depth_ = 0;
 };
 

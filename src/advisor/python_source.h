@@ -53,6 +53,10 @@ struct PyAssign {
   std::string scope;
   Origin origin = Origin::kAssign;
   bool in_function = false;  // inside a def (a local, or an attribute set at run time)
+  // The condition of the innermost `if`/`elif` whose body binds it (source
+  // text; `if __name__ == "__main__":` does not count), "<else>" in an
+  // `else:` body, empty when unconditional.
+  std::string condition;
 };
 
 struct PyImport {

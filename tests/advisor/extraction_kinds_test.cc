@@ -268,5 +268,29 @@ TEST(ExtractionKinds, AnAutocastChosenByACondition) {
   EXPECT_EQ(r.Extract("python gpt.py").precision, "bf16");
 }
 
+// A preset flag: `if opt.O: opt.fp16 = True` holds when the command turns
+// the flag on, and not otherwise; a value the command gives itself still wins.
+TEST(ExtractionKinds, ASettingThatAFlagTurnsOn) {
+  Repo r("flag_preset");
+  r.File("main.py",
+         "import argparse\nimport torch\n"
+         "if __name__ == '__main__':\n"
+         "    p = argparse.ArgumentParser()\n"
+         "    p.add_argument('-O', action='store_true')\n"
+         "    p.add_argument('--fp16', action='store_true')\n"
+         "    p.add_argument('--iters', type=int, default=10000)\n"
+         "    opt = p.parse_args()\n"
+         "    if opt.O:\n"
+         "        opt.fp16 = True\n"
+         "        opt.iters = 5000\n");
+  WorkloadMetadata off = r.Extract("python main.py");
+  EXPECT_EQ(off.precision, "fp32");
+  EXPECT_EQ(off.training_iterations, 10000);
+  WorkloadMetadata on = r.Extract("python main.py -O");
+  EXPECT_EQ(on.precision, "fp16");
+  EXPECT_EQ(on.training_iterations, 5000);
+  EXPECT_EQ(r.Extract("python main.py -O --iters 300").training_iterations, 300);
+}
+
 }  // namespace
 }  // namespace schedmate

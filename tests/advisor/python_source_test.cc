@@ -123,5 +123,27 @@ TEST(PythonSource, ACallInAConditionalExpressionKnowsItsCondition) {
   EXPECT_TRUE(by["is_on@4"]->condition.empty());  // the condition itself is in no branch
 }
 
+TEST(PythonSource, AnAssignmentKnowsTheIfThatBindsIt) {
+  PythonFacts f = ParsePython(
+      "lr = 0.1\n"
+      "if __name__ == '__main__':\n"
+      "    opt = parse()\n"
+      "    if opt.O:\n"
+      "        opt.fp16 = True\n"
+      "    elif opt.O2:\n"
+      "        opt.backbone = 'vanilla'\n"
+      "    else:\n"
+      "        opt.iters = 5\n"
+      "    opt.after = 1\n");
+  std::map<std::string, std::string> cond;
+  for (const auto& a : f.assigns) cond[a.target] = a.condition;
+  EXPECT_EQ(cond["lr"], "");
+  EXPECT_EQ(cond["opt"], "");  // the __main__ guard is no condition
+  EXPECT_EQ(cond["opt.fp16"], "opt.O");
+  EXPECT_EQ(cond["opt.backbone"], "opt.O2");
+  EXPECT_EQ(cond["opt.iters"], "<else>");
+  EXPECT_EQ(cond["opt.after"], "");
+}
+
 }  // namespace
 }  // namespace schedmate
