@@ -405,4 +405,10 @@ std::shared_ptr<const PythonFacts> ParsePythonShared(std::string_view source) {
 
 PythonParseCacheStats PythonParseCacheStatsOfThisThread() { return ThisThreadsCache().stats; }
 
+void ForgetSharedPythonParsesOfThisThread() {
+  ParseCache& c = ThisThreadsCache();
+  c.entries.clear();
+  c.bytes = 0;
+}
+
 }  // namespace schedmate

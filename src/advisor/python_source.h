@@ -96,6 +96,9 @@ struct PythonParseCacheStats {
   int64_t hits = 0;
 };
 PythonParseCacheStats PythonParseCacheStatsOfThisThread();
+// Empties this thread's cache (a benchmark of reading a repository for the
+// first time; the counts stay).
+void ForgetSharedPythonParsesOfThisThread();
 
 }  // namespace schedmate
 
