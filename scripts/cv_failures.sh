@@ -3,7 +3,9 @@
 # failure corpus: the classifier (and signature trust) is retrained on four
 # folds (plus ../shared/realdata) and scored on the fifth; prints the
 # size-weighted means. Usage: scripts/cv_failures.sh [schedmate binary]
-# (EXTRA="--l2 0.001" passes training options; SALT=x draws other folds).
+# (EXTRA="--l2 0.001" passes training options; SALT=x draws other folds;
+# SEEDS="1 2 3" trains each fold once per seed and averages: a single seed's
+# result moves by about +-0.01, as much as many a feature change).
 # Work files in /tmp/cvf.
 B=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/.."
@@ -20,11 +22,14 @@ for k in range(5):
         (te if f==k else tr).write(json.dumps(r)+'\n')
 PY
 rm -f /tmp/cvf/res
-for k in 0 1 2 3 4; do
-  mkdir -p /tmp/cvf/m$k
-  $B train failure-model --dataset /tmp/cvf/train$k.jsonl --dataset ../shared/realdata/failures.jsonl --out-dir /tmp/cvf/m$k $EXTRA >/dev/null 2>&1
-  n=$(wc -l < /tmp/cvf/test$k.jsonl)
-  $B eval failures --dataset /tmp/cvf/test$k.jsonl --model-dir /tmp/cvf/m$k 2>/dev/null | grep "^locate + classify" | awk -v n=$n '{print n, $0}' >> /tmp/cvf/res
+seeds=${SEEDS:-1}
+for s in $seeds; do
+  for k in 0 1 2 3 4; do
+    mkdir -p /tmp/cvf/m$k
+    $B train failure-model --dataset /tmp/cvf/train$k.jsonl --dataset ../shared/realdata/failures.jsonl --out-dir /tmp/cvf/m$k --seed $s $EXTRA >/dev/null 2>&1
+    n=$(wc -l < /tmp/cvf/test$k.jsonl)
+    $B eval failures --dataset /tmp/cvf/test$k.jsonl --model-dir /tmp/cvf/m$k 2>/dev/null | grep "^locate + classify" | awk -v n=$n '{print n, $0}' >> /tmp/cvf/res
+  done
 done
 # weighted means of infra-F1 (approx), 3-way, component, line=, unknown
-awk '{n=$1; t+=n; f1+=n*$7; acc+=n*$9; comp+=n*$10; line+=n*$11; unk+=n*$13} END {printf "CV (%d logs, weighted): infra-F1 %.3f 3-way %.3f component %.3f root-line %.3f unknown %.3f\n", t, f1/t, acc/t, comp/t, line/t, unk/t}' /tmp/cvf/res
+awk '{n=$1; t+=n; f1+=n*$7; acc+=n*$9; comp+=n*$10; line+=n*$11; unk+=n*$13} END {printf "CV (%d logs over the seeds, weighted): infra-F1 %.3f 3-way %.3f component %.3f root-line %.3f unknown %.3f\n", t, f1/t, acc/t, comp/t, line/t, unk/t}' /tmp/cvf/res

@@ -72,6 +72,8 @@ void AddTrainCommand(CLI::App& app) {
   fm->add_option("--min-logs", f->min_logs, "Drop class-model features seen in fewer training logs than this")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  fm->add_option("--seed", f->seed, "Order in which examples are visited (compare features over several seeds)")
+      ->capture_default_str();
   fm->callback([f] { TrainFailureModel(*f); });
 }
 

@@ -45,6 +45,7 @@ Result<std::string> TrainFailureModels(const FailureTrainingOptions& a, std::FIL
   o.epochs = a.epochs;
   o.rate = a.rate;
   o.l2 = a.l2;
+  o.seed = a.seed;
   if (log) std::fprintf(log, "training on %zu lines and %zu logs…\n", line.size(), klass.size());
   LinearModel lm = LinearModel::Train(RootLineClassNames(), line, o);
   LinearModel km = LinearModel::Train(FailureClassNames(), klass, o);

@@ -2,13 +2,19 @@
 // it reads a failure no signature knows, picks its root line over a wrapper
 // printed after it, never reports more than the capped confidence, and
 // leaves what a signature is sure of to the signature.
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <gtest/gtest.h>
 
 #include "failure/failure_model.h"
 #include "failure/line_printer.h"
 #include "failure/diagnose.h"
+#include "failure/failure_training.h"
 #include "failure/recovery.h"
 
 namespace schedmate {
@@ -241,6 +247,30 @@ TEST(Locator, PeriodicFailureLookingLinesAreBackground) {
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->diagnosis.root_cause_line_index, 20000);
   EXPECT_EQ(d->diagnosis.faulty_component, "gpu");
+}
+
+// `train failure-model --seed`: the same seed writes the same models; the
+// order of examples is the only thing it changes.
+TEST(FailureTraining, TheSeedFixesTheModels) {
+  const std::string data = std::string(SCHEDMATE_SHARED_DIR) + "/realdata/failures.jsonl";
+  if (!std::ifstream(data)) GTEST_SKIP() << data << " is absent (../shared is not beside the checkout)";
+  auto train = [&](uint64_t seed, const std::string& dir) {
+    std::filesystem::create_directories(dir);
+    FailureTrainingOptions o;
+    o.datasets = {data};
+    o.out_dir = dir;
+    o.epochs = 3;
+    o.seed = seed;
+    EXPECT_TRUE(TrainFailureModels(o, nullptr).ok());
+    std::ifstream f(dir + "/failure_class_model.tsv");
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  const std::string root = testing::TempDir() + "/seed_" + std::to_string(getpid());
+  const std::string a = train(1, root + "/a"), b = train(1, root + "/b"), c = train(7, root + "/c");
+  std::filesystem::remove_all(root);
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
 }
 
 }  // namespace
