@@ -441,7 +441,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       continue;
     }
     if ((c.callee.find("datasets.") != std::string::npos) && std::isupper(static_cast<unsigned char>(last[0])) &&
-        last != "ImageFolder" && last != "DatasetFolder") {
+        last != "ImageFolder" && last != "DatasetFolder" && !IsPackagesOwnDataClass(c.callee)) {
       st.SetField("dataset", "torchvision.datasets", last, path, c.line, prec, 1);  // torchvision.datasets.CIFAR10(...)
     }
     if (c.callee == "hydra.main") continue;  // read by the caller

@@ -126,6 +126,18 @@ std::optional<std::string> KnownDataInPath(const std::string& path) {
 // A dataset or model value as a name: config-file stems and paths reduced to
 // the segment that names them, Python class paths to the class, `name:opts`
 // to the name; placeholders are no name, unless they spell a known dataset.
+bool IsPackagesOwnDataClass(const std::string& dotted) {
+  size_t dot = dotted.find('.');
+  if (dot == std::string::npos || dot == 0) return false;
+  std::string name = Lower(dotted.substr(dotted.rfind('.') + 1));
+  for (const char* suffix : {"datamodule", "dataset", "data"})
+    if (name.size() > std::string(suffix).size() && EndsWith(name, suffix)) {
+      name = name.substr(0, name.size() - std::string(suffix).size());
+      break;
+    }
+  return Lower(dotted.substr(0, dot)) == name;
+}
+
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why) {
   while (!v.empty() && (v.back() == '/' || v.back() == ' ' || v.back() == '"' || v.back() == '\'')) v.pop_back();
   while (!v.empty() && (v[0] == ' ' || v[0] == '"' || v[0] == '\'')) v.erase(0, 1);
@@ -166,6 +178,12 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   // ldm.models.diffusion.ddpm.LatentDiffusion → LatentDiffusion
   if (v.find('/') == std::string::npos && std::count(v.begin(), v.end(), '.') >= 2) {
     std::string last = v.substr(v.rfind('.') + 1);
+    // vocos.dataset.VocosDataModule: a data class named after its own package
+    // loads whatever files it is given; it names no data.
+    if (dataset && IsPackagesOwnDataClass(v)) {
+      *why = "'" + v + "' is its package's own data class";
+      return std::nullopt;
+    }
     if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) v = last;
   }
   l = Lower(v);

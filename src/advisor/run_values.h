@@ -36,6 +36,10 @@ bool GenericName(const std::string& lower);
 // name unless they spell a known dataset.
 std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why);
 
+// `vocos.dataset.VocosDataModule`, `TTS.tts.datasets.TTSDataset`: a data
+// class named after the package it lives in (the project's own loader).
+bool IsPackagesOwnDataClass(const std::string& dotted);
+
 // The segments of a slash-separated path, without empty, ".", ".." and "~" ones.
 std::vector<std::string> PathSegments(const std::string& path);
 

@@ -292,5 +292,26 @@ TEST(ExtractionKinds, ASettingThatAFlagTurnsOn) {
   EXPECT_EQ(r.Extract("python main.py -O --iters 300").training_iterations, 300);
 }
 
+// A data class named after the package it lives in (vocos.dataset.VocosDataModule,
+// TTS.tts.datasets.TTSDataset) is the project's own loader: it names no data.
+// A class that names known data keeps doing so (torchvision.datasets.CIFAR10).
+TEST(ExtractionKinds, APackagesOwnDataClassNamesNoData) {
+  EXPECT_TRUE(IsPackagesOwnDataClass("vocos.dataset.VocosDataModule"));
+  EXPECT_TRUE(IsPackagesOwnDataClass("TTS.tts.datasets.TTSDataset"));
+  EXPECT_FALSE(IsPackagesOwnDataClass("torchvision.datasets.CIFAR10"));
+  EXPECT_FALSE(IsPackagesOwnDataClass("mmdet.datasets.CocoDataset"));
+  std::string why;
+  EXPECT_FALSE(NameOf("vocos.dataset.VocosDataModule", true, &why).has_value());
+  EXPECT_EQ(NameOf("mypkg.data.CocoDataModule", true, &why), "coco");  // the known data it names
+  Repo r("own_data_class");
+  r.File("TTS/__init__.py", "");
+  r.File("TTS/datasets/__init__.py", "class TTSDataset:\n    def __init__(self, items):\n        self.items = items\n");
+  r.File("train.py",
+         "import torch\nfrom TTS.datasets import TTSDataset\n"
+         "def main():\n    ds = TTSDataset(items=[])\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_FALSE(r.Extract("python train.py").dataset.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
