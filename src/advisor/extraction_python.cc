@@ -440,6 +440,15 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       }
       continue;
     }
+    // datasets.mnist(), tf.keras.datasets.cifar10.load_data(): a known dataset named
+    // in a datasets module's function path, near the entry.
+    if (near_entry && !std::isupper(static_cast<unsigned char>(last[0])))
+      if (size_t d = c.callee.find("datasets."); d != std::string::npos && (d == 0 || c.callee[d - 1] == '.')) {
+        std::string rest = c.callee.substr(d + 9);
+        std::string part = rest.substr(0, rest.find('.'));
+        if (!part.empty() && LexiconWordExact("data", part) == Lower(part))
+          st.SetField("dataset", "<datasets function>", part, path, c.line, prec, 1);
+      }
     if ((c.callee.find("datasets.") != std::string::npos) && std::isupper(static_cast<unsigned char>(last[0])) &&
         last != "ImageFolder" && last != "DatasetFolder" && !IsPackagesOwnDataClass(c.callee)) {
       st.SetField("dataset", "torchvision.datasets", last, path, c.line, prec, 1);  // torchvision.datasets.CIFAR10(...)

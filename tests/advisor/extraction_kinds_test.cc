@@ -313,5 +313,23 @@ TEST(ExtractionKinds, APackagesOwnDataClassNamesNoData) {
   EXPECT_FALSE(r.Extract("python train.py").dataset.has_value());
 }
 
+// A known dataset named in a datasets module's function path: `datasets.mnist()`
+// (the repository's own loader module), `tf.keras.datasets.cifar10.load_data()`.
+TEST(ExtractionKinds, ADatasetsFunctionNamesItsData) {
+  Repo r("datasets_function");
+  r.File("datasets.py", "import numpy as np\n_DATA = '/tmp/jax_example_data/'\ndef mnist():\n    return np.zeros(1)\n");
+  r.File("train.py",
+         "import jax\nimport datasets\n"
+         "def main():\n    train_images = datasets.mnist()\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py").dataset, "mnist");
+  r.File("keras_train.py",
+         "import tensorflow as tf\n"
+         "(x, y), _ = tf.keras.datasets.cifar10.load_data()\n"
+         "model = tf.keras.applications.ResNet50(weights=None)\n"
+         "model.fit(x, y, epochs=5, batch_size=64)\n");
+  EXPECT_EQ(r.Extract("python keras_train.py").dataset, "cifar10");
+}
+
 }  // namespace
 }  // namespace schedmate
