@@ -66,9 +66,20 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
       break;
     }
   }
+  bool named_dataset = false;
   for (const auto& e : cfg->entries) {
     if (e.key.rfind("defaults.", 0) == 0 || e.key == "defaults") continue;
     if (IncludeKeys().count(e.key.substr(0, e.key.find('.')))) continue;
+    // `datasets: {coco_caption: {...}}`: a datasets section keyed by the data's
+    // names (the first one names the run's data).
+    if (!named_dataset && prefix.empty() && e.key.rfind("datasets.", 0) == 0) {
+      std::string rest = e.key.substr(9);
+      size_t dot = rest.find('.');
+      if (dot != std::string::npos && dot > 0) {
+        st.SetField("dataset", "<datasets section>", rest.substr(0, dot), path, e.line, prec, 1);
+        named_dataset = true;
+      }
+    }
     std::string f = ClassifyKey(prefix + e.key).field;
     bool device_list = e.list && (f == "devices" || f == "device");
     st.Set(prefix + e.key, device_list ? "[" + e.value + "]" : e.value, path, e.line, prec);

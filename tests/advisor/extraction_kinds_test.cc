@@ -331,5 +331,20 @@ TEST(ExtractionKinds, ADatasetsFunctionNamesItsData) {
   EXPECT_EQ(r.Extract("python keras_train.py").dataset, "cifar10");
 }
 
+// A config's datasets section keyed by the data's names: the first names the run's data.
+TEST(ExtractionKinds, ADatasetsSectionKeyedByName) {
+  Repo r("datasets_section");
+  r.File("train.py",
+         "import argparse\nimport yaml\nimport torch\n"
+         "p = argparse.ArgumentParser()\np.add_argument('--cfg-path', required=True)\n"
+         "args = p.parse_args()\ncfg = yaml.safe_load(open(args.cfg_path))\n");
+  r.File("configs/ft.yaml",
+         "model:\n  arch: blip_caption\n"
+         "datasets:\n  coco_caption:\n    vis_processor:\n      train:\n        name: blip_image_train\n"
+         "  vg_caption:\n    text_processor:\n      train:\n        name: blip_caption\n"
+         "run:\n  max_epoch: 5\n  batch_size_train: 16\n  init_lr: 1e-5\n");
+  EXPECT_EQ(r.Extract("python train.py --cfg-path configs/ft.yaml").dataset, "coco_caption");
+}
+
 }  // namespace
 }  // namespace schedmate
