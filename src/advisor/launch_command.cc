@@ -1,6 +1,7 @@
 #include "advisor/launch_command.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <set>
 
@@ -148,7 +149,9 @@ void ParseArgs(LaunchSpec* s) {
   const auto& a = s->args;
   for (size_t i = 0; i < a.size(); ++i) {
     std::string_view w = a[i];
-    if (w.rfind("--", 0) == 0 || (w.size() == 2 && w[0] == '-')) {
+    // --name, -n, and argparse's single-dash long options (-lr 0.1, -O2).
+    if (w.rfind("--", 0) == 0 || (w.size() == 2 && w[0] == '-') ||
+        (w.size() > 2 && w[0] == '-' && std::isalpha(static_cast<unsigned char>(w[1])) && !LooksNegativeNumber(w))) {
       std::string_view body = w.substr(w[1] == '-' ? 2 : 1);
       size_t eq = body.find('=');
       std::string key(body.substr(0, eq));

@@ -97,5 +97,19 @@ TEST(LaunchCommand, QuotingErrorsAndShellScripts) {
   EXPECT_EQ(*spec->Override("lr"), "1e-4");
 }
 
+// argparse's single-dash long options (-lr 0.1, -O2) are options, not
+// positional words; a negative number stays a value.
+TEST(LaunchCommand, SingleDashLongOptions) {
+  auto t = ParseLaunchCommand("python main.py data/imagenet -lr 0.1 -bs 256 -O2 --shift -1 -e -5");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(*t->Override("lr"), "0.1");
+  EXPECT_EQ(*t->Override("bs"), "256");
+  EXPECT_EQ(*t->Override("O2"), "true");
+  EXPECT_EQ(*t->Override("shift"), "-1");
+  EXPECT_EQ(*t->Override("e"), "-5");
+  ASSERT_EQ(t->positional.size(), 1u);
+  EXPECT_EQ(t->positional[0], "data/imagenet");
+}
+
 }  // namespace
 }  // namespace schedmate
