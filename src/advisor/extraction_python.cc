@@ -22,6 +22,13 @@ bool ConditionOnTheDevice(const std::string& condition) {
          condition.find("cpu") != std::string::npos || condition.find("gpu") != std::string::npos;
 }
 
+// `args.use_amp`, `opt.O`: a setting's name (possibly dotted), not an expression.
+bool IsSettingName(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+  });
+}
+
 // A call that turns on mixed precision near the entry. autocast(enabled=False)
 // and autocast(dtype=float32) turn it off; enabled=<setting> and an object's
 // own autocast() (an Accelerator's, a solver's) leave it to a setting.
@@ -40,11 +47,8 @@ void NoteMixedPrecision(State& st, const PyCall& c, const std::string& last) {
   if (module && !c.condition.empty() && !ConditionOnTheDevice(c.condition)) {
     // `autocast() if cfg.use_amp else nullcontext()`: the condition is the switch;
     // a condition that is not a plain setting leaves the precision open.
-    std::string key = NormalKey(c.condition);
-    bool plain = !c.condition_negated && std::all_of(c.condition.begin(), c.condition.end(), [](char ch) {
-      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
-    });
-    if (st.mixed_switches.size() < 16) st.mixed_switches.insert(plain ? key : "(" + c.condition + ")");
+    bool plain = !c.condition_negated && IsSettingName(c.condition);
+    if (st.mixed_switches.size() < 16) st.mixed_switches.insert(plain ? NormalKey(c.condition) : "(" + c.condition + ")");
     return;
   }
   const PyValue* on = c.Kwarg("enabled");
@@ -109,10 +113,7 @@ void NoteCalledEntryFunctions(State& st, const PythonFacts& py) {
 // `if opt.O:` / `elif args.fast:` over a plain assignment: a setting that one
 // flag (a name, possibly dotted) turns on.
 bool UnderAFlag(const PyAssign& a) {
-  if (a.origin != PyAssign::Origin::kAssign || a.condition.empty() || a.condition == "<else>") return false;
-  return std::all_of(a.condition.begin(), a.condition.end(), [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
-  });
+  return a.origin == PyAssign::Origin::kAssign && IsSettingName(a.condition);
 }
 
 // The model the entry builds: `model = GraphSAGE(...)`, `model_bert4rec =

@@ -50,22 +50,19 @@ class Walker {
       }
     }
     uint32_t n = ts_node_named_child_count(node);
-    const std::string saved_condition = condition_;
-    // The body of `if C:` / `elif C:` binds under C; an `else:` body under "<else>".
-    TSNode body{};
-    std::string body_condition = condition_;
-    if (type == "if_statement" || type == "elif_clause") {
-      body = ts_node_child_by_field_name(node, "consequence", 11);
-      TSNode c = ts_node_child_by_field_name(node, "condition", 9);
-      std::string text = ts_node_is_null(c) ? "" : Text(c);
-      if (text.find("__name__") == std::string::npos) body_condition = text.substr(0, 200);
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode child = ts_node_named_child(node, i);
-      if (!ts_node_is_null(body) && ts_node_eq(child, body)) condition_ = body_condition;
-      else if (type == "else_clause") condition_ = "<else>";
-      Visit(child, depth + 1);
-      condition_ = saved_condition;
+    if (type == "if_statement" || type == "elif_clause" || type == "else_clause") {
+      VisitBranches(node, type, n, depth);
+    } else if (type == "conditional_expression" && n == 3) {
+      // `A if C else B`: a call that is A or B knows C (Call reads branch_).
+      const std::string condition = Text(ts_node_named_child(node, 1)).substr(0, 200);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode child = ts_node_named_child(node, i);
+        if (i != 1) branch_ = {child, condition, i == 2};
+        Visit(child, depth + 1);
+        branch_.node = TSNode{};
+      }
+    } else {
+      for (uint32_t i = 0; i < n; ++i) Visit(ts_node_named_child(node, i), depth + 1);
     }
     scope_ = saved_scope;
     in_class_ = saved_in_class;
@@ -167,22 +164,33 @@ class Walker {
       }
     }
     c.scope = scope_;
-    Condition(n, &c);
+    if (!ts_node_is_null(branch_.node) && ts_node_eq(branch_.node, n)) {
+      c.condition = branch_.condition;
+      c.condition_negated = branch_.negated;
+    }
     if (out_->calls.size() < 20000) out_->calls.push_back(std::move(c));
   }
 
-  // `A if C else B`: tree-sitter's conditional_expression has A, C and B as
-  // its named children, in that order.
-  void Condition(TSNode call, PyCall* c) const {
-    TSNode parent = ts_node_parent(call);
-    if (ts_node_is_null(parent) || std::string_view(ts_node_type(parent)) != "conditional_expression" ||
-        ts_node_named_child_count(parent) != 3)
-      return;
-    const bool first = ts_node_eq(ts_node_named_child(parent, 0), call);
-    const bool last = ts_node_eq(ts_node_named_child(parent, 2), call);
-    if (!first && !last) return;  // the call is the condition itself
-    c->condition = Text(ts_node_named_child(parent, 1)).substr(0, 200);
-    c->condition_negated = last;
+  // The body of `if C:` / `elif C:` binds under C (not the __main__ guard);
+  // an `else:` body under "<else>"; the condition itself and later clauses
+  // under what encloses the statement.
+  void VisitBranches(TSNode node, std::string_view type, uint32_t n, int depth) {
+    const std::string outer = condition_;
+    TSNode body{};
+    std::string body_condition = outer;
+    if (type != "else_clause") {
+      body = ts_node_child_by_field_name(node, "consequence", 11);
+      TSNode c = ts_node_child_by_field_name(node, "condition", 9);
+      std::string text = ts_node_is_null(c) ? "" : Text(c);
+      if (text.find("__name__") == std::string::npos) body_condition = text.substr(0, 200);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode child = ts_node_named_child(node, i);
+      if (type == "else_clause") condition_ = "<else>";
+      else if (!ts_node_is_null(body) && ts_node_eq(child, body)) condition_ = body_condition;
+      Visit(child, depth + 1);
+      condition_ = outer;
+    }
   }
 
   void Assign(TSNode n) {
@@ -328,6 +336,12 @@ class Walker {
   bool in_class_ = false;
   int functions_ = 0;
   std::string condition_;  // PyAssign::condition of what is bound here
+  // The branch of a conditional expression being visited (PyCall::condition).
+  struct Branch {
+    TSNode node{};
+    std::string condition;
+    bool negated = false;
+  } branch_;
   mutable int depth_ = 0;
 };
 
