@@ -94,6 +94,24 @@ bool GenericWords(const std::string& name) {
   return true;
 }
 
+// A model name made only of words that say a model's role or the run's stage,
+// not which architecture: asr_model, causal_lm, reward_model, based_model,
+// gnn, llm, Linear, sample_train, config_det_finetune, stage1.
+bool RoleWords(const std::string& name) {
+  static const std::set<std::string> k = {
+      "model", "models", "llm", "lm", "gnn", "asr", "causal", "reward", "based", "base", "pretrain", "pretraining",
+      "finetune", "finetuning", "fine", "tune", "train", "training", "stage", "sample", "config", "configs",
+      "operative", "det", "linear", "sft", "policy", "value", "critic", "actor", "experiment", "exp", "run", "my",
+      "your", "custom", "example", "new", "main", "the"};
+  std::vector<std::string> w = KeyWords(name);
+  if (w.empty()) return false;
+  for (auto x : w) {
+    while (!x.empty() && std::isdigit(static_cast<unsigned char>(x.back()))) x.pop_back();
+    if (!k.count(x)) return false;
+  }
+  return true;
+}
+
 std::vector<std::string> PathSegments(const std::string& path) {
   std::vector<std::string> segs;
   size_t s = 0;
@@ -272,6 +290,10 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
   if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
     *why = "'" + v + "' names no model or dataset";
+    return std::nullopt;
+  }
+  if (!dataset && RoleWords(name)) {
+    *why = "'" + v + "' says a model's role or a run's stage, not which model";
     return std::nullopt;
   }
   if (dataset && GenericWords(name)) {

@@ -346,5 +346,26 @@ TEST(ExtractionKinds, ADatasetsSectionKeyedByName) {
   EXPECT_EQ(r.Extract("python train.py --cfg-path configs/ft.yaml").dataset, "coco_caption");
 }
 
+// A model name made only of words for a model's role or a run's stage
+// (asr_model, causal_lm, reward_model, stage1, sample_train) names no model:
+// a config key set to one leaves the model unresolved instead of wrong.
+TEST(ExtractionKinds, RoleWordsNameNoModel) {
+  std::string why;
+  for (const char* role : {"asr_model", "causal_lm", "reward_model", "based_model", "gnn", "llm", "Linear",
+                           "stage1", "sample_train", "config_det_finetune", "operative_config"})
+    EXPECT_FALSE(NameOf(role, false, &why).has_value()) << role;
+  EXPECT_EQ(NameOf("conformer", false, &why), "conformer");
+  EXPECT_EQ(NameOf("gpt2_model", false, &why), "gpt2_model");
+  EXPECT_EQ(NameOf("transformer_lm", false, &why), "transformer_lm");
+  EXPECT_EQ(NameOf("asr_model", true, &why), "asr_model");  // the rule is for models only
+  Repo r("role_words");
+  r.File("train.py",
+         "import argparse\nimport yaml\np = argparse.ArgumentParser()\n"
+         "p.add_argument('--config', required=True)\nargs = p.parse_args()\n"
+         "cfg = yaml.safe_load(open(args.config))\n");
+  r.File("conf/train.yaml", "model: asr_model\nencoder: conformer\nbatch_size: 16\n");
+  EXPECT_FALSE(r.Extract("python train.py --config conf/train.yaml").model_name.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
