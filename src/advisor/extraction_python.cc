@@ -264,6 +264,53 @@ bool InsideWriteOpen(const PyCall& join, const std::vector<std::pair<int, std::s
   return false;
 }
 
+// tyro's subcommand CLIs over a table of named config objects
+// (`method_configs["nerfacto"] = TrainerConfig(...)`, `configs = {"default":
+// Config(...), "mcmc": ...}`): the command's first bare word picks one entry.
+// Only in a file that builds such a CLI, and only when an entry has that name.
+void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& py) {
+  if (st.subcommand.empty()) return;
+  bool cli = std::any_of(py.calls.begin(), py.calls.end(), [](const PyCall& c) {
+    std::string last = LastSegment(c.callee);
+    return last == "subcommand_type_from_defaults" || last == "subcommand_cli_from_dict" ||
+           last == "overridable_config_cli";
+  });
+  if (!cli) return;
+  std::set<std::string> tables;
+  for (const auto& e : py.entries)
+    if (e.key == st.subcommand) tables.insert(e.container);
+  for (const auto& e : py.entries) {
+    if (!tables.count(e.container)) continue;
+    (e.key == st.subcommand ? st.chosen_entry : st.other_entries)[path].emplace_back(e.line, e.end_line);
+  }
+  if (!tables.empty())  // the subcommand is the name the repository gives that configuration
+    st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
+}
+
+bool InRanges(const std::map<std::string, std::vector<std::pair<int, int>>>& ranges, const std::string& path,
+              int line) {
+  auto it = ranges.find(path);
+  if (it == ranges.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](const std::pair<int, int>& r) { return line >= r.first && line <= r.second; });
+}
+
+// The keyword arguments of the calls that build the chosen entry are the
+// run's settings, as a config file the command names would be; the first
+// binding of a key wins (the trainer's own before a nested scheduler's).
+void SetChosenEntry(State& st, const std::string& path, const std::vector<const PyCall*>& calls) {
+  std::set<std::string> seen;
+  for (const PyCall* c : calls) {
+    std::vector<std::string> w = KeyWords(LastSegment(c->callee));
+    if (std::any_of(w.begin(), w.end(), [](const std::string& x) {
+          return x == "scheduler" || x == "schedule" || x == "sched" || x == "eval" || x == "viewer";
+        }))
+      continue;
+    for (const auto& [k, v] : c->kwargs)
+      if (auto lit = st.Literal(v); lit && seen.insert(NormalKey(k)).second) st.Set(k, *lit, path, c->line, kConfig);
+  }
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   const std::vector<std::pair<int, std::string>> written = OpenedForWriting(py);
@@ -314,7 +361,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     if (v && first_in_file.insert(NormalKey(a.target)).second) st.Set(a.target, *v, path, a.line, prec);
   }
   for (const auto& k : py.classes) st.bases[k.name] = k.bases;
+  std::vector<const PyCall*> chosen;
   for (const auto& c0 : py.calls) {
+    if (InRanges(st.other_entries, path, c0.line)) continue;  // a configuration the command did not pick
+    if (InRanges(st.chosen_entry, path, c0.line)) chosen.push_back(&c0);
     PyCall c = c0;
     if (auto f = from.find(c.callee.substr(0, c.callee.find('.'))); f != from.end())
       c.callee = f->second + "." + c.callee;
@@ -491,6 +541,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         st.Set(k, *half, path, c.line, prec);
     }
   }
+  SetChosenEntry(st, path, chosen);
 }
 
 }  // namespace
@@ -550,6 +601,7 @@ HydraMain ReadPythonSources(State& st, const std::string& entry, const ExtractOp
       }
     parsed.emplace_back(path, std::move(shared), depth);
   }
+  for (const auto& [path, facts, depth] : parsed) NoteSubcommandEntry(st, path, *facts);
   // Constants first (so defaults that name them resolve), imported files first.
   for (auto it = parsed.rbegin(); it != parsed.rend(); ++it)
     ScanPython(st, std::get<0>(*it), *std::get<1>(*it), std::get<0>(*it) == entry ? kEntryDefault : kImported,

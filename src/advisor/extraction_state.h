@@ -88,6 +88,13 @@ struct State {
   std::set<std::string> base_configs;                             // Python configs with an mmengine-style _base_
   std::vector<std::string> config_paths;                          // config files read
   std::set<std::string> entry_functions;  // fire/typer/console-script functions (their parameters are arguments)
+  // A CLI that picks one named config object by its subcommand (tyro's
+  // subcommand_type_from_defaults / subcommand_cli_from_dict /
+  // overridable_config_cli over `configs["name"] = Config(...)`): the
+  // command's first bare word, and per file the lines of the chosen entry's
+  // value and of its siblings' values.
+  std::string subcommand;
+  std::map<std::string, std::vector<std::pair<int, int>>> chosen_entry, other_entries;
   std::string cwd;                        // where the command runs
   std::string hydra_root;                 // the Hydra config directory, when the run uses Hydra
   int order = 0;

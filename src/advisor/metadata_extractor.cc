@@ -107,6 +107,7 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
   if (l.spec.entry_kind == LaunchSpec::Entry::kScript || l.spec.entry_kind == LaunchSpec::Entry::kModule)
     for (const char* f : {"main", "train", "cli_main", "run", "entrypoint", "finetune", "fit"})
       st.entry_functions.insert(f);
+  if (!l.spec.positional.empty()) st.subcommand = l.spec.positional[0];
   HydraMain hydra = ReadPythonSources(st, entry, options);
   LibraryDefaults(st);
   ReadConfigsAndOverrides(st, l, entry, hydra);

@@ -76,6 +76,11 @@ class Walker {
     return std::string(src_.substr(a, b - a));
   }
   int Line(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+  int EndLine(TSNode n) const { return static_cast<int>(ts_node_end_point(n).row) + 1; }
+
+  void Entry(const std::string& container, const std::string& key, TSNode value) {
+    if (out_->entries.size() < 5000) out_->entries.push_back({container, key, Line(value), EndLine(value)});
+  }
 
   // "a.b.c" for identifiers and attribute chains; empty otherwise.
   std::string Dotted(TSNode n) const {
@@ -198,6 +203,15 @@ class Walker {
     TSNode right = ts_node_child_by_field_name(n, "right", 5);
     if (ts_node_is_null(left) || ts_node_is_null(right)) return;
     std::string target = Dotted(left);
+    if (target.empty() && std::string_view(ts_node_type(left)) == "subscript") {
+      // method_configs["nerfacto"] = TrainerConfig(...): an entry of a table.
+      TSNode object = ts_node_child_by_field_name(left, "value", 5);
+      TSNode index = ts_node_child_by_field_name(left, "subscript", 9);
+      if (!ts_node_is_null(object) && !ts_node_is_null(index) && !Dotted(object).empty()) {
+        PyValue k = Value(index);
+        if (k.kind == PyValue::Kind::kString && !k.text.empty()) Entry(Dotted(object), k.text, right);
+      }
+    }
     if (target.empty()) return;
     bool typed = !ts_node_is_null(ts_node_child_by_field_name(n, "type", 4));
     if (typed) {
@@ -230,6 +244,7 @@ class Walker {
         if (ts_node_is_null(key) || ts_node_is_null(value)) continue;
         PyValue k = Value(key);
         if (k.kind != PyValue::Kind::kString || k.text.empty()) continue;
+        Entry(prefix, k.text, value);
         Emit(prefix + "." + k.text, Value(value), Line(pair), PyAssign::Origin::kAssign);
         Flatten(prefix + "." + k.text, value, depth + 1);
       }
@@ -382,8 +397,8 @@ struct ParseCache {
     std::string text;
     std::shared_ptr<const PythonFacts> facts;
   };
-  static constexpr size_t kMaxEntries = 256;
-  static constexpr size_t kMaxBytes = 16u << 20;
+  static constexpr size_t kMaxEntries = 1 << 20;
+  static constexpr size_t kMaxBytes = 1024u << 20;
   std::list<Entry> entries;
   size_t bytes = 0;
   PythonParseCacheStats stats;

@@ -71,7 +71,18 @@ struct PyClass {
   int line = 0;
 };
 
+// One named entry of a dict-like table of values: `X["k"] = v` (a
+// subscript assignment) or the pair `"k": v` of a dict literal bound to X.
+// The lines span the value, so the calls inside it are known by their line
+// (a CLI that picks one entry by name, as tyro's subcommands do).
+struct PyEntry {
+  std::string container;  // dotted: "method_configs", "configs"
+  std::string key;
+  int line = 0, end_line = 0;  // 1-based, the value's first and last line
+};
+
 struct PythonFacts {
+  std::vector<PyEntry> entries;
   std::vector<PyImport> imports;
   std::vector<PyCall> calls;
   std::vector<PyAssign> assigns;

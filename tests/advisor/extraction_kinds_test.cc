@@ -367,5 +367,37 @@ TEST(ExtractionKinds, RoleWordsNameNoModel) {
   EXPECT_FALSE(r.Extract("python train.py --config conf/train.yaml").model_name.has_value());
 }
 
+// A tyro subcommand CLI over a table of named configs: the command's first
+// bare word picks an entry, whose calls' keywords are the run's settings
+// (the first binding of a key wins; the configurations it did not pick say
+// nothing), and the entry's name is the model's.
+TEST(ExtractionKinds, TyroSubcommandPicksANamedConfig) {
+  Repo r("tyro_subcommand");
+  r.File("train.py",
+         "import tyro\nfrom configs import all_methods\n"
+         "def main():\n    cfg = tyro.cli(all_methods)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  r.File("configs.py",
+         "import tyro\nfrom trainer import TrainerConfig, DataConfig, AdamConfig, DecayScheduler\n"
+         "method_configs = {}\n"
+         "method_configs['fastnet'] = TrainerConfig(\n    max_num_iterations=30000,\n"
+         "    data=DataConfig(train_batch_size=4096),\n"
+         "    optimizers={'fields': AdamConfig(lr=1e-2), 'cam': AdamConfig(lr=1e-3),\n"
+         "                'sched': DecayScheduler(max_steps=200000)},\n)\n"
+         "method_configs['slownet'] = TrainerConfig(\n    max_num_iterations=1000000,\n"
+         "    data=DataConfig(train_batch_size=1024),\n    optimizers={'fields': AdamConfig(lr=5e-4)},\n)\n"
+         "all_methods = tyro.extras.subcommand_type_from_defaults(defaults=method_configs)\n");
+  WorkloadMetadata fast = r.Extract("python train.py fastnet");
+  EXPECT_EQ(fast.model_name, "fastnet");
+  EXPECT_EQ(fast.training_iterations, 30000);
+  EXPECT_EQ(fast.batch_size, 4096);
+  EXPECT_EQ(fast.learning_rate, 1e-2);
+  WorkloadMetadata slow = r.Extract("python train.py slownet --data.train-batch-size 512");
+  EXPECT_EQ(slow.model_name, "slownet");
+  EXPECT_EQ(slow.training_iterations, 1000000);
+  EXPECT_EQ(slow.batch_size, 512);
+  EXPECT_EQ(slow.learning_rate, 5e-4);
+}
+
 }  // namespace
 }  // namespace schedmate

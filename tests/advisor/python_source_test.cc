@@ -145,5 +145,31 @@ TEST(PythonSource, AnAssignmentKnowsTheIfThatBindsIt) {
   EXPECT_EQ(cond["opt.after"], "");
 }
 
+// Entries of a table of values, by subscript assignment or dict literal, with
+// the lines their values span.
+TEST(PythonSource, TableEntriesWithTheirLines) {
+  PythonFacts f = ParsePython(R"(method_configs = {}
+method_configs["fast"] = Config(
+    lr=1e-2,
+)
+configs = {
+    "default": ("desc", Config(steps=10)),
+    "big": ("desc",
+            Config(steps=20)),
+}
+x[0] = 1
+)");
+  ASSERT_EQ(f.entries.size(), 3u);
+  EXPECT_EQ(f.entries[0].container, "method_configs");
+  EXPECT_EQ(f.entries[0].key, "fast");
+  EXPECT_EQ(f.entries[0].line, 2);
+  EXPECT_EQ(f.entries[0].end_line, 4);
+  EXPECT_EQ(f.entries[1].container, "configs");
+  EXPECT_EQ(f.entries[1].key, "default");
+  EXPECT_EQ(f.entries[1].line, 6);
+  EXPECT_EQ(f.entries[2].key, "big");
+  EXPECT_EQ(f.entries[2].end_line, 8);
+}
+
 }  // namespace
 }  // namespace schedmate
