@@ -34,6 +34,16 @@ bool IsDurationKey(std::string_view key, std::string_view unit = "") {
   return !unit.empty() && unit.find('/') == std::string_view::npos && SecondsPerUnit(unit) >= 1;
 }
 
+// An epoch counter ("Training Epoch:[855/1500]", "End of epoch 134 / 500000")
+// counts epochs of the run's total: never the tagger's step. (A bare epoch
+// number is left to the tagger: epoch-level JSON records report it as the step.)
+bool IsEpochCounter(const ScannedLine& s, int field) {
+  if (field < 0) return false;
+  const ScannedField& f = s.fields[field];
+  std::vector<std::string> hints = VocabularyHints(f);
+  return f.total && std::find(hints.begin(), hints.end(), "epoch") != hints.end();
+}
+
 }  // namespace
 
 // No line the key vocabulary reads as training: the tagger reads the newest
@@ -58,6 +68,7 @@ bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
       }
     if (!previous) continue;
     TaggedRecord t = TagRecord(*options_.tagger, lines[i].second, previous, options_.tagger_min_p);
+    if (t.step && IsEpochCounter(lines[i].second, t.step_field)) t.step.reset();
     // Sure enough to stand alone: a step the tagger is sure of, that climbed
     // since the previous record, beside a loss or a time.
     if (!t.step || t.step_p < 0.8 || (!(t.loss || t.step_time_s) && t.step_p < 0.95)) continue;
@@ -114,14 +125,7 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
     }
   }
   TaggedRecord t = TagRecord(*options_.tagger, a.scanned, previous, options_.tagger_min_p);
-  // An epoch counter ("Training Epoch:[855/1500] loss=…") counts epochs of
-  // the run's total: never the tagger's step. (A bare epoch number is left
-  // to the tagger: epoch-level JSON records report it as the step.)
-  if (t.step && t.step_field >= 0) {
-    const ScannedField& f = a.scanned.fields[t.step_field];
-    std::vector<std::string> hints = VocabularyHints(f);
-    if (f.total && std::find(hints.begin(), hints.end(), "epoch") != hints.end()) t.step.reset();
-  }
+  if (t.step && IsEpochCounter(a.scanned, t.step_field)) t.step.reset();
   if (t.step && !r.step) {
     r.step = t.step;
     if (!r.total_steps) r.total_steps = t.total_steps;

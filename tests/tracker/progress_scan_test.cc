@@ -55,6 +55,18 @@ TEST(ProgressScan, AnEpochCounterIsNotTheTaggersStep) {
   EXPECT_NEAR(*r.loss, 10.5 - 0.47, 1e-9);
 }
 
+TEST(ProgressScan, AnEpochCounterIsNotTheStepOfTheTaggerAlone) {
+  // Nothing the vocabulary reads as training: the tagger reading a repeated
+  // layout alone may not report an epoch counter as the step either.
+  std::vector<std::string> log;
+  for (int e = 118; e < 135; ++e)
+    log.push_back(StrFormat("22-12-06 08:%02d:%02d.804 - INFO: End of epoch %d / 500000 \t Time Taken: 5.%04d sec",
+                            46 + (e - 118) / 12, (e - 118) * 5 % 60, e, 622 + 37 * (e % 5)));
+  ProgressReport r = ScanProgress(log);
+  EXPECT_FALSE(r.step.has_value());
+  EXPECT_FALSE(r.total_steps.has_value());
+}
+
 TEST(ProgressScan, ATimePerEpochIsNoStepTime) {
   std::vector<std::string> log;
   for (int i = 20; i < 26; ++i)
