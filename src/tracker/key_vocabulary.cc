@@ -313,18 +313,20 @@ std::string_view WithoutVerb(std::string_view k) {
 std::string KeyOf(std::string_view raw) {
   std::string_view k = WithoutVerb(StripLogPrefix(raw));
   size_t slash = k.rfind('/');
-  if (slash == std::string_view::npos || slash + 1 >= k.size() || IsKnownKey(k) || IsEvalPrefix(FirstWord(k)))
-    return std::string(k);
+  if (slash == std::string_view::npos || slash + 1 >= k.size() || IsEvalPrefix(FirstWord(k))) return std::string(k);
   std::string_view last = k.substr(slash + 1);
-  // Under a loss namespace the leaf names which loss: "loss/train/total" is
-  // the whole training loss, "loss/train/ce" one component of it.
+  // Under a loss namespace the leaf names which loss: "loss/train/total" and
+  // "losses/loss" are the whole training loss, "loss/train/ce" and
+  // "losses/loss_q" components of it — also when the whole key looks known.
   std::string_view first = k.substr(0, k.find('/'));
   if (first == "loss" || first == "losses") {
     for (std::string_view part : SplitSlash(k))
       if (IsEvalPrefix(part)) return "val loss";
     if (In(last, {"total", "train", "training", "all", "overall", "sum", "loss"})) return "loss";
+    if (LossKeyRank(last) >= 0) return std::string(last);  // "loss/total_loss"
     return std::string(last) + " loss";
   }
+  if (IsKnownKey(k)) return std::string(k);
   return std::string(last);
 }
 

@@ -331,7 +331,11 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   // …: 1086it") or another counter ("env_step=250000").
   if (b.bar_count && out.loss && b.step_rank >= 0) out.step = b.bar_count;
   // Several component losses and no whole one: the run's loss is not printed.
-  if (b.loss_rank == 2 && b.components >= 2) out.loss.reset();
+  // (The tagger may not read one in either.)
+  if (b.loss_rank == 2 && b.components >= 2) {
+    out.loss.reset();
+    out.loss_withheld = true;
+  }
   // A loss key over a list of unnamed values ("loss:0.3555 0.3044 2.7294
   // 0.1937"): the parts of the loss, none of them the whole.
   for (size_t i = 0; i + 2 < scanned.fields.size() && out.loss; ++i) {

@@ -10,6 +10,7 @@
 
 #include "core/str_format.h"
 #include "tracker/field_scanner.h"
+#include "tracker/key_vocabulary.h"
 #include "tracker/progress_line.h"
 #include "tracker/progress_scan.h"
 #include "tracker/table_rows.h"
@@ -217,6 +218,23 @@ TEST(ProgressLine, ComponentAndWholeLosses) {
   EXPECT_DOUBLE_EQ(*InterpretLine("step 5 d loss 0.4 g loss 0.9 loss 1.3").loss, 1.3);
   EXPECT_EQ(InterpretLine("iterations: 18, loss: 0.48").step, 18);
   EXPECT_FALSE(InterpretLine("iterations: 0, loss: 0.48").step.has_value());  // a tally, not a step
+  // Parts of the loss and no whole one: withheld from the tagger too.
+  EXPECT_TRUE(InterpretLine("iter=  100, img_loss=0.005665, reg_loss=0.234412, lr=0.02864, time=1540.6 ms").loss_withheld);
+  std::vector<std::string> parts;
+  for (int i = 1; i <= 6; ++i)
+    parts.push_back(StrFormat("iter= %4d, img_loss=0.0%d5, reg_loss=0.2%d4, lr=0.0286, time=15%d0.6 ms", 10 * i, i, i, i));
+  EXPECT_FALSE(ScanProgress(parts).loss.has_value());
+}
+
+TEST(ProgressLine, ALossNamespacesLeafNamesTheLoss) {
+  // "losses/loss" is the whole loss, "losses/loss_q" one of its parts.
+  ProgressLine p = InterpretLine(
+      "[losses/loss: 4.98 | losses/loss_q: 0.29 | losses/loss_v: 0.07 | losses/loss_cql: 18.88]:  10%|▉  | 99/1000 "
+      "[00:30<04:36,  3.26it/s]");
+  EXPECT_EQ(p.step, 99);
+  ASSERT_TRUE(p.loss);
+  EXPECT_DOUBLE_EQ(*p.loss, 4.98);
+  EXPECT_EQ(tracker_internal::KeyOf(ScanLine("loss/total_loss: 3.2").fields.at(0).key), "total loss");
 }
 
 TEST(FieldScanner, KeysUnitsAndCounters) {
