@@ -145,8 +145,10 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   ModelTypeGuess g;
   double sft_marker = 0;
   std::set<std::string> counted;  // each lexicon entry counts once ("vit" and "vit_large" are one vote)
+  std::map<std::string, double> task;  // what the data and the paths say the task is
   auto add = [&](const Entry& x, const std::string& what) {
     if (!counted.insert(x.kind + "\t" + x.word).second) return;
+    if (x.kind == "data" || x.kind == "path") task[x.type] += x.weight;
     // Adapter and preference-tuning evidence (LoRA, DPO, SFT trainers) says how an
     // LLM is tuned, not what the task is: it only turns an LLM into llm-sft.
     if (x.type == "llm-sft" && (x.kind == "call" || x.kind == "import" || x.kind == "path")) {
@@ -287,6 +289,15 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
       g.type = type;
     }
   if (g.score <= 0) g.type.clear();
+  // A backbone or an encoder family (ResNet, ViT, BERT, ELECTRA) serves many
+  // tasks: when it decided the type and the data or the paths name another
+  // task (mnli, squad, ade20k, kinetics, textdet), the task wins.
+  if (g.type == "image-classification" || g.type == "language-modeling") {
+    std::string best;
+    for (const auto& [type, s] : task)
+      if (type != g.type && s >= 2 && s > task[g.type] && (best.empty() || s > task[best])) best = type;
+    if (!best.empty()) g.type = best;
+  }
   if (g.type == "llm-pretrain" && (score["llm-sft"] > 0 || sft_marker > 0)) g.type = "llm-sft";
   return g;
 }

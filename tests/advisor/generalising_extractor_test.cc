@@ -158,6 +158,28 @@ TEST(EntryPoints, SetupPyCfgAndPyproject) {
   EXPECT_FALSE(b.count("version"));
 }
 
+// A backbone or an encoder family serves many tasks: the task the data or
+// the paths name wins over the family's own (ELECTRA on MNLI classifies;
+// a ResNet on ADE20K segments); without such data, or with data that agrees
+// with the family, the family decides.
+TEST(ModelType, TheDataTaskWinsOverABackbone) {
+  ModelTypeEvidence glue;
+  glue.model_name = "electra_base";
+  glue.dataset = "mnli";
+  glue.callees = {"modeling.ElectraModel"};
+  EXPECT_EQ(GuessModelType(glue).type, "text-classification");
+  glue.dataset = "squad";
+  EXPECT_EQ(GuessModelType(glue).type, "question-answering");
+  glue.dataset = "";
+  EXPECT_EQ(GuessModelType(glue).type, "language-modeling");
+  ModelTypeEvidence seg;
+  seg.model_name = "resnet50dilated";
+  seg.dataset = "ade20k";
+  EXPECT_EQ(GuessModelType(seg).type, "segmentation");
+  seg.dataset = "imagenet";
+  EXPECT_EQ(GuessModelType(seg).type, "image-classification");
+}
+
 TEST(ModelType, EvidenceIsWeighed) {
   ModelTypeEvidence e;
   e.model_name = "resnet50";
