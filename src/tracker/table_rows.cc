@@ -307,7 +307,11 @@ std::string TableRow(std::string_view line) {
   size_t words = 0;  // of the key's last part ("train trainer/device train microbatch size")
   for (size_t i = f.key.rfind('/') == std::string::npos ? 0 : f.key.rfind('/'); i < f.key.size(); ++i)
     words += f.key[i] == ' ';
-  if (words > 3 || t.size() > f.key.size() + f.unit.size() + 32) return "";
+  // A quoted key (a pretty-printed JSON record: '  "num_tasks_completed_since_last_log": 1600,') is
+  // a key whatever its length.
+  size_t lead = t.find_first_not_of(' ');
+  bool quoted = lead != std::string::npos && t[lead] == '"' && t.find("\":", lead + 1) != std::string::npos;
+  if ((words > 3 && !quoted) || t.size() > f.key.size() + f.unit.size() + 32) return "";
   return t;
 }
 

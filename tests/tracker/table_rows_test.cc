@@ -136,5 +136,26 @@ TEST(FieldScanner, HeadersWithACountColumnWordsAndACommentMark) {
   EXPECT_FALSE(IsHeaderRow(SplitCells("Loading the model from disk  please wait  it takes a while")));
 }
 
+TEST(FieldScanner, APrettyPrintedJsonRecordIsOneRecord) {
+  // Quoted keys are keys whatever their length; a long one does not cut the record.
+  EXPECT_EQ(TableRow("  \"train-misc/num_tasks_completed_since_last_log\": 1600,"),
+            "\"train-misc/num_tasks_completed_since_last_log\": 1600,");
+  EXPECT_EQ(TableRow("  num tasks completed since the last log 1600"), "");  // unquoted: a sentence
+  std::vector<std::string> log = {"{",
+                                  "  \"train-metrics/reward\": 0.3714,",
+                                  "  \"train-onpolicy-losses/total_loss\": 0.3769,",
+                                  "  \"train-onpolicy-misc/lr\": 0.0003,",
+                                  "  \"train-misc/num_tasks_completed_since_last_log\": 1600,",
+                                  "  \"training_step\": 57104,",
+                                  "  \"_runtime\": 1422",
+                                  "}"};
+  std::vector<std::string> joined = JoinTableRows(log);
+  EXPECT_EQ(joined.size(), 3u);  // "{", the record, "}"
+  ProgressReport r = ScanProgress(log);
+  EXPECT_EQ(r.step, 57104);
+  ASSERT_TRUE(r.loss);
+  EXPECT_DOUBLE_EQ(*r.loss, 0.3769);
+}
+
 }  // namespace
 }  // namespace schedmate
