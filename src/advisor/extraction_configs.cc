@@ -297,6 +297,21 @@ std::string StemName(const std::string& stem) {
   return stem;
 }
 
+// The default.<ext> files in a named config's directory and every directory
+// above it, farthest first, under the named config (State::config_dir_defaults).
+void ReadDirectoryDefaults(State& st, const std::string& config) {
+  size_t dot = config.rfind('.');
+  if (dot == std::string::npos || dot < config.rfind('/') + 1) return;
+  std::string ext = config.substr(dot);
+  std::vector<std::string> found;
+  for (std::string dir = DirOf(config);; dir = DirOf(dir)) {
+    std::string d = JoinPath(dir, "default" + ext);
+    if (d != config && st.files.count(d)) found.push_back(d);
+    if (dir.empty() || found.size() >= 8) break;
+  }
+  for (auto it = found.rbegin(); it != found.rend(); ++it) ReadConfigFile(st, *it, kEntryDefault, "", 0);
+}
+
 }  // namespace
 
 // Config files (the script's --config, positional config paths, DeepSpeed
@@ -352,6 +367,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     std::string c = StripConfigArg(c0);
     auto p = ResolvePath(st, c, near, true);
     if (!p || *p == entry) continue;
+    if (st.config_dir_defaults) ReadDirectoryDefaults(st, *p);
     ReadConfigFile(st, *p, kConfig, "", 0);
     if (std::find(st.config_paths.begin(), st.config_paths.end(), *p) == st.config_paths.end()) continue;
     // The run's own config file often is the model's name (models/yolov9-c.yaml, mpt-125m.yaml).

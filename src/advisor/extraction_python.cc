@@ -238,6 +238,20 @@ std::optional<std::string> DefaultConfigJoined(const PyCall& c) {
   return rel;
 }
 
+// `os.path.join(config_dir, "default" + ext)` / `join(d, "default.yaml")`
+// with a directory that is not the file's own: the code merges a default
+// config from the directories of the config it is given.
+bool JoinsDefaultToAConfigDirectory(const PyCall& c) {
+  if (LastSegment(c.callee) != "join" || c.args.size() != 2 || IsOwnDirectory(c.args[0]) ||
+      c.args[0].kind == PyValue::Kind::kString)
+    return false;
+  const PyValue& tail = c.args[1];
+  if (tail.kind == PyValue::Kind::kString)
+    return tail.text == "default.yaml" || tail.text == "default.yml" || tail.text == "default.json";
+  return tail.kind == PyValue::Kind::kOther &&
+         (tail.text.rfind("\"default\" +", 0) == 0 || tail.text.rfind("'default' +", 0) == 0);
+}
+
 // The (first line, source text) of each file a call opens for writing
 // (`open(os.path.join(args.out, "common.yaml"), "w")`): a path joined there is
 // an output, not a config the code reads.
@@ -433,6 +447,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         c.args[0].kind == PyValue::Kind::kString &&
         (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
       st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
+    if (JoinsDefaultToAConfigDirectory(c)) st.config_dir_defaults = true;
     if (auto rel = DefaultConfigJoined(c); rel && !InsideWriteOpen(c, written))
       st.own_dir_configs.emplace_back(*rel, path);
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {

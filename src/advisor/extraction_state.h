@@ -94,6 +94,10 @@ struct State {
   // command's first bare word, and per file the lines of the chosen entry's
   // value and of its siblings' values.
   std::string subcommand;
+  // The code joins "default" + a config's extension to a directory it walks
+  // (`os.path.join(config_dir, "default" + ext)`): a named config sits on the
+  // default.<ext> files of its directory and the directories above it.
+  bool config_dir_defaults = false;
   std::map<std::string, std::vector<std::pair<int, int>>> chosen_entry, other_entries;
   std::string cwd;                        // where the command runs
   std::string hydra_root;                 // the Hydra config directory, when the run uses Hydra

@@ -53,7 +53,7 @@ bool ParentsExcluded(const Words& parents) {
 }
 
 KeyField Batch(const Words& w) {
-  if (HasAny(w, {"norm", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
+  if (HasAny(w, {"norm", "bn", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
                  "image", "roi", "anchor", "proposal", "proposals",
                  "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets", "epoch", "epochs"}))
     return {};

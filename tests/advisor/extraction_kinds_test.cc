@@ -399,5 +399,38 @@ TEST(ExtractionKinds, TyroSubcommandPicksANamedConfig) {
   EXPECT_EQ(slow.learning_rate, 5e-4);
 }
 
+// Code that walks up from the config it is given and merges the default.<ext>
+// of each directory (`os.path.join(d, "default" + ext)`): the named config
+// sits on those defaults, the nearer directory's over the farther. Without
+// that code, a default.yaml beside the config is not read. A BatchNorm
+// recalibration batch (reset_bn_batch_size) is not the run's batch.
+TEST(ExtractionKinds, DefaultsOfAConfigsDirectories) {
+  Repo r("config_dir_defaults");
+  r.File("setup_exp.py",
+         "import os\nimport yaml\n"
+         "def setup_exp_config(config_path):\n    paths = [config_path]\n"
+         "    ext = os.path.splitext(config_path)[1]\n"
+         "    while os.path.dirname(config_path) != config_path:\n"
+         "        config_path = os.path.dirname(config_path)\n"
+         "        f = os.path.join(config_path, \"default\" + ext)\n"
+         "        if os.path.isfile(f):\n            paths.append(f)\n    return paths\n");
+  r.File("train.py",
+         "import argparse\nfrom setup_exp import setup_exp_config\n"
+         "p = argparse.ArgumentParser()\np.add_argument('config')\nargs = p.parse_args()\n"
+         "cfg = setup_exp_config(args.config)\n");
+  r.File("configs/default.yaml", "run_config:\n  n_epochs: 100\n  base_lr: 0.1\n");
+  r.File("configs/imagenet/default.yaml",
+         "data_provider:\n  train_batch_size: 64\nrun_config:\n  n_epochs: 300\n  reset_bn_batch_size: 100\n");
+  r.File("configs/imagenet/small.yaml", "run_config:\n  base_lr: 0.00015\n");
+  WorkloadMetadata md = r.Extract("python train.py configs/imagenet/small.yaml");
+  EXPECT_EQ(md.training_iterations, 300);
+  EXPECT_EQ(md.batch_size, 64);
+  EXPECT_EQ(md.learning_rate, 0.00015);
+  r.File("setup_exp.py", "import yaml\ndef setup_exp_config(config_path):\n    return [config_path]\n");
+  md = r.Extract("python train.py configs/imagenet/small.yaml");
+  EXPECT_FALSE(md.training_iterations.has_value());
+  EXPECT_EQ(md.learning_rate, 0.00015);
+}
+
 }  // namespace
 }  // namespace schedmate
