@@ -228,9 +228,16 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     dev_setting = nullptr;
   const Candidate* accel = Best(st, "accelerator", false);
   const Candidate* world = Best(st, "world_size", true);
+  // `--use_tpu` (absl/TF estimators), `accelerator: tpu`: the run uses TPU cores, not GPUs.
+  auto use_tpu = st.values.find("use_tpu");
+  bool on_tpu = ((use_tpu != st.values.end() && IsTrue(use_tpu->second.value)) ||
+                 (accel && Lower(accel->value) == "tpu")) &&
+                !spec.nproc_per_node;
   if (accel && Lower(accel->value) == "cpu") {
     md.hardware.num_gpus = 0;
     note("hardware.num_gpus", *accel);
+  } else if (on_tpu) {
+    unresolved("hardware.num_gpus", "the run is on TPU cores, not GPUs");
   } else if (world && world->precedence >= kConfig && ToCount(world->value).value_or(0) > 0 && !spec.nproc_per_node &&
              !st.spawns_per_gpu && !spec.nproc_unknown) {
     // With mp.spawn, --world-size counts nodes. Under a launcher whose process

@@ -432,5 +432,20 @@ TEST(ExtractionKinds, DefaultsOfAConfigsDirectories) {
   EXPECT_EQ(md.learning_rate, 0.00015);
 }
 
+// A run on TPU cores (`--use_tpu`, on by default or from the command) uses no
+// GPUs: the count is unresolved rather than the plain launch's one.
+TEST(ExtractionKinds, ATpuRunHasNoGpuCount) {
+  Repo r("tpu_run");
+  r.File("main.py",
+         "from absl import flags\nimport tensorflow as tf\n"
+         "flags.DEFINE_bool('use_tpu', True, 'Use TPU.')\n"
+         "flags.DEFINE_integer('train_batch_size', 4096, 'Batch.')\n"
+         "FLAGS = flags.FLAGS\n");
+  WorkloadMetadata md = r.Extract("python main.py --mode=train");
+  EXPECT_FALSE(md.hardware.num_gpus.has_value());
+  md = r.Extract("python main.py --mode=train --use_tpu=False");
+  EXPECT_EQ(md.hardware.num_gpus, 1);
+}
+
 }  // namespace
 }  // namespace schedmate
