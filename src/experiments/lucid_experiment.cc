@@ -308,7 +308,9 @@ Json LucidComparisonToJson(const LucidComparison& c) {
     if (r.schedmate)
       j["schedmate"] = {{"advised", r.schedmate->advised}, {"hits", r.schedmate->hits},
                         {"advisor_ms_total", r.schedmate->advisor_ms}, {"extract_ms_total", r.schedmate->extract_ms},
-                        {"repositories_extracted", r.schedmate->extracted}, {"checks", r.schedmate->checks},
+                        {"repositories_extracted", r.schedmate->extracted},
+                        {"python_files_parsed", r.schedmate->python_parsed},
+                        {"python_parses_saved", r.schedmate->python_parses_saved}, {"checks", r.schedmate->checks},
                         {"checks_unreadable", r.schedmate->checks_unreadable},
                         {"checks_undetected", r.schedmate->checks_undetected}, {"tracker_ms_total", r.schedmate->tracker_ms},
                         {"written_back", r.schedmate->written_back}, {"write_back_ms_total", r.schedmate->write_back_ms}};

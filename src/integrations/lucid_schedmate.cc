@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "advisor/advisor.h"
+#include "advisor/python_source.h"
 #include "core/random.h"
 #include "policies/lucid/synthetic_workload_model.h"
 #include "tracker/tracker.h"
@@ -35,12 +36,19 @@ LucidSchedmate::LucidSchedmate(JobArtefactSource& artefacts, HistoryStore& store
         vo.ef_construction = options.hnsw_ef_construction;
         vo.ef_search = options.hnsw_ef_search;
         return vo;
-      }()) {}
+      }()) {
+  PythonParseCacheStats py = PythonParseCacheStatsOfThisThread();
+  python_parsed_at_start_ = py.parsed;
+  python_hits_at_start_ = py.hits;
+}
 
 const ExtractedRepo* LucidSchedmate::Extracted(const SimJob& j) {
   Result<const ExtractedRepo*> e = metadata_.Get(artefacts_, Of(j));
   stats_.extract_ms = metadata_.extract_ms();
   stats_.extracted = static_cast<int64_t>(metadata_.extracted());
+  PythonParseCacheStats py = PythonParseCacheStatsOfThisThread();
+  stats_.python_parsed = py.parsed - python_parsed_at_start_;
+  stats_.python_parses_saved = py.hits - python_hits_at_start_;
   return e.ok() ? *e : nullptr;
 }
 

@@ -55,6 +55,9 @@ struct LucidSchedmateStats {
   double advisor_ms = 0;       // wall time of extraction + retrieval + estimate
   double extract_ms = 0;       // of which extraction (once per distinct repository)
   int64_t extracted = 0;
+  // Python files parsed, and parses saved by identical files (this thread's
+  // shared parse cache, counted from this object's construction).
+  int64_t python_parsed = 0, python_parses_saved = 0;
   int64_t checks = 0, checks_unreadable = 0, checks_undetected = 0;
   double tracker_ms = 0;
   int64_t written_back = 0;
@@ -86,6 +89,7 @@ class LucidSchedmate final : public LucidSemanticHooks {
   RepoMetadataCache metadata_;
   std::unordered_map<int32_t, int64_t> steps_at_pack_;  // host → its step when the guest came
   LucidSchedmateStats stats_;
+  int64_t python_parsed_at_start_ = 0, python_hits_at_start_ = 0;
   Status store_error_;
 };
 

@@ -35,16 +35,22 @@ int WorkloadEstimator::Grow(std::vector<size_t>& idx, size_t lo, size_t hi, int 
   double best_gain = 1e-9, best_threshold = 0;
   int best_feature = -1;
   const double base = sq - sum * sum / n;
+  // Each feature's sort moves (value, target, row) triples rather than row
+  // numbers that point into rows_: the comparisons, and so the order
+  // std::sort leaves, are the same, and the scan reads memory in order.
+  std::vector<Keyed>& keyed = scratch_;
   for (int f = 0; f < kNumFeatures; ++f) {
-    std::sort(idx.begin() + static_cast<long>(lo), idx.begin() + static_cast<long>(hi),
-              [&](size_t a, size_t b) { return rows_[a][f] < rows_[b][f]; });
+    keyed.clear();
+    for (size_t k = lo; k < hi; ++k) keyed.push_back({rows_[idx[k]][f], targets_[idx[k]], idx[k]});
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.value < b.value; });
+    for (size_t k = lo; k < hi; ++k) idx[k] = keyed[k - lo].row;
     double ls = 0, lq = 0;
-    for (size_t k = lo; k + 1 < hi; ++k) {
-      double y = targets_[idx[k]];
+    for (size_t k = 0; k + 1 < keyed.size(); ++k) {
+      double y = keyed[k].target;
       ls += y, lq += y * y;
-      size_t nl = k + 1 - lo, nr = hi - k - 1;
+      size_t nl = k + 1, nr = keyed.size() - k - 1;
       if (nl < static_cast<size_t>(o_.min_leaf) || nr < static_cast<size_t>(o_.min_leaf)) continue;
-      double x = rows_[idx[k]][f], next = rows_[idx[k + 1]][f];
+      double x = keyed[k].value, next = keyed[k + 1].value;
       if (x == next) continue;
       double rs = sum - ls, rq = sq - lq;
       double sse = (lq - ls * ls / static_cast<double>(nl)) + (rq - rs * rs / static_cast<double>(nr));

@@ -57,6 +57,10 @@ class WorkloadEstimator {
     double sum = 0;
     int64_t n = 0;
   };
+  struct Keyed {
+    double value, target;
+    size_t row;
+  };
   Row Encode(const LucidFeatures& f) const;
   int Grow(std::vector<size_t>& idx, size_t lo, size_t hi, int depth);
 
@@ -67,6 +71,7 @@ class WorkloadEstimator {
   std::vector<Row> rows_;
   std::vector<double> targets_;
   std::vector<Node> tree_;
+  std::vector<Keyed> scratch_;  // Grow's per-feature sort, kept between calls
   size_t trained_on_ = 0;
 };
 
