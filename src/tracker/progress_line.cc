@@ -32,6 +32,10 @@ struct Builder {
   // A bar described as the epoch ("Epoch: 100%|██| 5/5 [00:57<00:00, 11.43s/it]",
   // the outer bar of nested tqdm): its counter and rate are per epoch.
   bool epoch_bar = false;
+  // Keys that name only a loss function ("mse: 0.41"), read as the loss
+  // when the record is plainly a training step (InterpretScanned).
+  int loss_function_names = 0;
+  double loss_function_value = 0;
 
   void Field(const ScannedField& printed) {
     ScannedField f = WithUnitsRead(printed);
@@ -64,8 +68,13 @@ struct Builder {
     // A loss function's name alone ("logloss : 0.56") is as often an
     // evaluation metric; named the training one ("train-logloss") it is the loss.
     bool trained = In(FirstWord(f.key), {"train", "training", "tr"});
-    if (loss_key >= 0 && LastWord(k) != "loss" && !trained && FirstWord(k) != "loss" && !NamesTheWholeLoss(k))
+    if (loss_key >= 0 && LastWord(k) != "loss" && !trained && FirstWord(k) != "loss" && !NamesTheWholeLoss(k)) {
       loss_key = -1;
+      if (!IsEvalPrefix(FirstWord(k)) && !f.parenthesised && std::isfinite(f.value)) {
+        ++loss_function_names;
+        loss_function_value = f.value;
+      }
+    }
     if (int r = loss_key; r >= 0) {
       components += r == 2;
       train_loss = train_loss || trained || k == "loss";  // "Loss: 0.4, Val Loss: 0.5"
@@ -311,6 +320,11 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   }
   b.ReconcileTimeWithRate();
   ProgressLine& out = b.out;
+  // A loss function's name alone is as often an evaluation metric — but on a
+  // record that counts its steps and times them, with no other loss, it is
+  // what the step minimised ("step: [2/6] time: 37.051s, mse: 0.410").
+  if (!out.loss && b.loss_rank == 100 && b.loss_function_names == 1 && (b.has_counter || out.step) && out.step_time_s)
+    out.loss = b.loss_function_value;
   out.time_names_step = out.step_time_s && b.time_names_step;
   if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
   if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp

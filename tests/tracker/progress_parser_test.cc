@@ -209,6 +209,14 @@ TEST(ProgressLine, LossFunctionNamesNamedTheTrainingOne) {
   EXPECT_DOUBLE_EQ(*InterpretLine("[LightGBM] [Info] Iteration:65, training binary_logloss : 0.304071").loss, 0.304071);
   EXPECT_FALSE(InterpretLine("epoch 3  auc : 0.7744    logloss : 0.5654").loss.has_value());  // a metric
   EXPECT_FALSE(InterpretLine("Epoch[0] Batch [420] Train-RCNNL1Loss=1.32").loss.has_value());  // a part's
+  // On a record that counts and times its steps, with no other loss, the
+  // function's name is what the step minimised.
+  ProgressLine p = InterpretLine("Epoch: [1/100] step: [2/6] time: 37.051s, mse: 0.410");
+  EXPECT_EQ(p.step, 2);
+  ASSERT_TRUE(p.loss);
+  EXPECT_DOUBLE_EQ(*p.loss, 0.41);
+  EXPECT_FALSE(InterpretLine("step: [2/6] time: 37.051s, mse: 0.410, nll: 0.2").loss.has_value());  // which?
+  EXPECT_FALSE(InterpretLine("step: [2/6] mse: 0.410").loss.has_value());  // not timed: a metric as often
 }
 
 TEST(ProgressLine, ComponentAndWholeLosses) {
