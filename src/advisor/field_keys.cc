@@ -294,7 +294,14 @@ KeyField ClassifyKey(std::string_view key) {
   if (Is(w, {"problem"}) || Is(w, {"problems"})) return {"dataset", 2};  // tensor2tensor: --problem
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
-    if (!k.field.empty()) return k;
+    if (!k.field.empty()) {
+      // A learning-rate schedule's own length (LearningRate.schedulers.0.max_epochs,
+      // lr_scheduler.max_steps) yields to the run's budget where both are set.
+      if ((k.field == "steps" || k.field == "epochs") && k.specificity > 0 &&
+          HasAny(parent_words, {"scheduler", "schedulers", "sched", "learningrate", "lr", "optimizer", "optim"}))
+        k.specificity = 0;
+      return k;
+    }
   static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {
       {{"device"}, "device"},          {{"gpu", "ids"}, "device"},     {{"gpu"}, "device"},
       {{"gpu", "id"}, "device"},       {{"device", "ids"}, "device"},

@@ -447,5 +447,19 @@ TEST(ExtractionKinds, ATpuRunHasNoGpuCount) {
   EXPECT_EQ(md.hardware.num_gpus, 1);
 }
 
+// A learning-rate schedule's own length yields to the run's budget in the
+// same config (`epoch: 80` beside a cosine schedule's `max_epochs: 96`).
+TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
+  EXPECT_EQ(ClassifyKey("learningrate.schedulers.0.max_epochs").specificity, 0);
+  EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
+  Repo r("schedule_length");
+  r.File("tools/train.py",
+         "import argparse\nimport yaml\np = argparse.ArgumentParser()\n"
+         "p.add_argument('-c', '--config')\nargs = p.parse_args()\n");
+  r.File("configs/det.yml",
+         "epoch: 80\nLearningRate:\n  base_lr: 0.001\n  schedulers:\n  - name: CosineDecay\n    max_epochs: 96\n");
+  EXPECT_EQ(r.Extract("python tools/train.py -c configs/det.yml").training_iterations, 80);
+}
+
 }  // namespace
 }  // namespace schedmate
