@@ -124,12 +124,20 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.batch_size = ToCount(c->value);
     if (md.batch_size) note("batch_size", *c);
   }
-  if (!md.batch_size)
-    if (auto it = st.values.find("max_tokens"); it != st.values.end() && it->second.precedence >= kConfig)
-      if (auto n = ToCount(it->second.value); n && *n > 0) {
-        md.batch_size = n;  // token-budget batching (fairseq --max-tokens): the run's batch setting
-        md.sources.push_back({"batch_size", it->second.file, it->second.line});
-      }
+  // Budget batching when no batch size is set: fairseq's --max-tokens (also
+  // as its config's dataset.max_tokens) and lhotse's --max-duration (seconds
+  // of audio per batch, in a run that uses lhotse's samplers).
+  for (const char* budget : {"max_tokens", "dataset.max_tokens", "max_duration"}) {
+    if (md.batch_size) break;
+    bool duration = std::string(budget) == "max_duration";
+    if (duration && !st.imports.count("lhotse")) continue;
+    auto it = st.values.find(budget);
+    if (it == st.values.end() || it->second.precedence < (duration ? kImported : kConfig)) continue;
+    if (auto n = ToCount(it->second.value); n && *n > 0) {
+      md.batch_size = n;
+      md.sources.push_back({"batch_size", it->second.file, it->second.line, it->second.key});
+    }
+  }
   if (!md.batch_size) unresolved("batch_size", "no batch size found");
   if (const Candidate* c = Best(st, "learning_rate", true)) {
     if (std::string other = OtherPartsRate(st, *c); !other.empty()) {

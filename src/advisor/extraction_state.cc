@@ -108,6 +108,14 @@ void State::Set(const std::string& raw_key, const std::string& value, const std:
       SetField("epochs", key, v.substr(0, d), file, line, prec, 3);
     if (d > 0 && (unit == "sp" || unit == "samples"))  // samples: steps are that over the global batch
       SetField("steps", "max_duration_samples", v.substr(0, d), file, line, prec, 3);
+    // A plain number is lhotse's batch budget in seconds of audio (--max-duration 200): kept as a value.
+    if (d == 0 || !(unit.empty() || std::all_of(unit.begin(), unit.end(), [](char ch) {
+                      return ch == '.' || ch == '0';
+                    })) ||
+        (!unit.empty() && unit[0] != '.'))
+      return;
+    Candidate& plain = values[key];
+    if (prec >= plain.precedence) plain = {value, file, key, line, prec, 0, ++order};
     return;
   }
   Candidate& v = values[key];

@@ -461,5 +461,25 @@ TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(r.Extract("python tools/train.py -c configs/det.yml").training_iterations, 80);
 }
 
+// Budget batching is the run's batch setting when no batch size is set:
+// lhotse's --max-duration (seconds of audio per batch) in a run that uses
+// lhotse, and fairseq's dataset.max_tokens in a config. Without lhotse a
+// max_duration is no batch.
+TEST(ExtractionKinds, BudgetBatching) {
+  Repo r("budget_batching");
+  r.File("asr/train.py",
+         "import argparse\nfrom lhotse.dataset import DynamicBucketingSampler\n"
+         "p = argparse.ArgumentParser()\np.add_argument('--max-duration', type=float, default=200.0)\n"
+         "p.add_argument('--num-epochs', type=int, default=30)\n");
+  EXPECT_EQ(r.Extract("python asr/train.py --max-duration 1400").batch_size, 1400);
+  EXPECT_EQ(r.Extract("python asr/train.py").batch_size, 200);
+  r.File("tts/train.py",
+         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--max-duration', type=float, default=200.0)\n");
+  EXPECT_FALSE(r.Extract("python tts/train.py --max-duration 1400").batch_size.has_value());
+  r.File("w2v/train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--config')\n");
+  r.File("w2v/base.yaml", "dataset:\n  max_tokens: 1400000\noptimization:\n  max_update: 400000\n");
+  EXPECT_EQ(r.Extract("python w2v/train.py --config w2v/base.yaml").batch_size, 1400000);
+}
+
 }  // namespace
 }  // namespace schedmate
