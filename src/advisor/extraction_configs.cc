@@ -80,6 +80,21 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
         named_dataset = true;
       }
     }
+    // A data mixture keyed by the data's names with their weights
+    // (`data: {sources: {dclm_baseline_1.0: 1.0}}`, `dataset_mixer: {org/x: 0.5}`):
+    // the first one names the run's data.
+    if (!named_dataset && prefix.empty() && ToNumber(e.value))
+      for (const char* mix : {"sources.", "dataset_mixer.", "dataset_mixture.", "data_mixture.", "mixture."}) {
+        size_t at = e.key.find(mix);
+        std::string parent = at == std::string::npos || at == 0 ? "" : e.key.substr(0, at - 1);
+        if (at == std::string::npos || (at > 0 && e.key[at - 1] != '.')) continue;
+        if (!parent.empty() && parent != "data" && parent != "dataset" && parent != "train_data") continue;
+        std::string name = e.key.substr(at + std::string(mix).size());
+        if (name.empty()) continue;
+        st.SetField("dataset", "<data mixture>", name, path, e.line, prec, 1);
+        named_dataset = true;
+        break;
+      }
     std::string f = ClassifyKey(prefix + e.key).field;
     bool device_list = e.list && (f == "devices" || f == "device");
     st.Set(prefix + e.key, device_list ? "[" + e.value + "]" : e.value, path, e.line, prec);
