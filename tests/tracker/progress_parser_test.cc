@@ -227,10 +227,12 @@ TEST(ProgressLine, ComponentAndWholeLosses) {
   EXPECT_EQ(InterpretLine("iterations: 18, loss: 0.48").step, 18);
   EXPECT_FALSE(InterpretLine("iterations: 0, loss: 0.48").step.has_value());  // a tally, not a step
   // Parts of the loss and no whole one: withheld from the tagger too.
-  EXPECT_TRUE(InterpretLine("iter=  100, img_loss=0.005665, reg_loss=0.234412, lr=0.02864, time=1540.6 ms").loss_withheld);
+  EXPECT_TRUE(
+      InterpretLine("iter=  100, img_loss=0.005665, reg_loss=0.234412, lr=0.02864, time=1540.6 ms").loss_withheld);
   std::vector<std::string> parts;
   for (int i = 1; i <= 6; ++i)
-    parts.push_back(StrFormat("iter= %4d, img_loss=0.0%d5, reg_loss=0.2%d4, lr=0.0286, time=15%d0.6 ms", 10 * i, i, i, i));
+    parts.push_back(
+        StrFormat("iter= %4d, img_loss=0.0%d5, reg_loss=0.2%d4, lr=0.0286, time=15%d0.6 ms", 10 * i, i, i, i));
   EXPECT_FALSE(ScanProgress(parts).loss.has_value());
 }
 
