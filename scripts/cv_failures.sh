@@ -5,7 +5,9 @@
 # size-weighted means. Usage: scripts/cv_failures.sh [schedmate binary]
 # (EXTRA="--l2 0.001" passes training options; SALT=x draws other folds;
 # SEEDS="1 2 3" trains each fold once per seed and averages: a single seed's
-# result moves by about +-0.01, as much as many a feature change).
+# result moves by about +-0.01, as much as many a feature change; each
+# training is itself an ensemble of 5 runs from its seed, EXTRA="--ensemble 1"
+# for single runs).
 # Work files in $WORK (default /tmp/cvf; set it to run two at once).
 B=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/.."

@@ -74,6 +74,9 @@ void AddTrainCommand(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   fm->add_option("--seed", f->seed, "Order in which examples are visited (compare features over several seeds)")
       ->capture_default_str();
+  fm->add_option("--ensemble", f->ensemble, "Average this many runs (seeds seed, seed+1, ...) into each model")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 50));
   fm->callback([f] { TrainFailureModel(*f); });
 }
 

@@ -1,5 +1,6 @@
 #include "failure/failure_training.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -45,10 +46,17 @@ Result<std::string> TrainFailureModels(const FailureTrainingOptions& a, std::FIL
   o.epochs = a.epochs;
   o.rate = a.rate;
   o.l2 = a.l2;
-  o.seed = a.seed;
-  if (log) std::fprintf(log, "training on %zu lines and %zu logs…\n", line.size(), klass.size());
-  LinearModel lm = LinearModel::Train(RootLineClassNames(), line, o);
-  LinearModel km = LinearModel::Train(FailureClassNames(), klass, o);
+  if (log)
+    std::fprintf(log, "training on %zu lines and %zu logs (%d runs averaged)…\n", line.size(), klass.size(),
+                 std::max(a.ensemble, 1));
+  std::vector<LinearModel> lms, kms;
+  for (int run = 0; run < std::max(a.ensemble, 1); ++run) {
+    o.seed = a.seed + static_cast<uint64_t>(run);
+    lms.push_back(LinearModel::Train(RootLineClassNames(), line, o));
+    kms.push_back(LinearModel::Train(FailureClassNames(), klass, o));
+  }
+  LinearModel lm = LinearModel::Average(lms);
+  LinearModel km = LinearModel::Average(kms);
   int right = 0;
   for (const auto& ex : klass) right += km.Best(ex.features) == ex.label;
   out += StrFormat("class model training accuracy %.1f %% over %zu logs\n", 100.0 * right / klass.size(), klass.size());

@@ -88,6 +88,18 @@ LinearModel LinearModel::Train(std::vector<std::string> classes, const std::vect
   return m;
 }
 
+LinearModel LinearModel::Average(const std::vector<LinearModel>& models) {
+  LinearModel out(models.front().classes_);
+  const float share = 1.0f / static_cast<float>(models.size());
+  for (const LinearModel& m : models)
+    for (const auto& [f, w] : m.weights_) {
+      auto& slot = out.weights_[f];
+      slot.resize(out.classes_.size(), 0.0f);
+      for (size_t k = 0; k < w.size() && k < slot.size(); ++k) slot[k] += share * w[k];
+    }
+  return out;
+}
+
 std::string LinearModel::Dump(double min_weight) const {
   std::map<std::string, std::vector<float>> sorted(weights_.begin(), weights_.end());
   std::string out;

@@ -40,6 +40,12 @@ class LinearModel {
   static LinearModel Train(std::vector<std::string> classes, const std::vector<Example>& examples,
                            const TrainOptions& options);
 
+  // The model whose weights are the mean of `models`' (a weight a model
+  // lacks counts as 0): an ensemble of runs that differ only in the order
+  // examples were visited in, as one linear model. REQUIRES: `models` is not
+  // empty and all have the same classes.
+  static LinearModel Average(const std::vector<LinearModel>& models);
+
   // Class probabilities (softmax of the scores); uniform for an empty model.
   std::vector<double> Probabilities(const std::vector<std::string>& features) const;
   // The index of the most probable class.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -271,6 +272,42 @@ TEST(FailureTraining, TheSeedFixesTheModels) {
   ASSERT_FALSE(a.empty());
   EXPECT_EQ(a, b);
   EXPECT_NE(a, c);
+}
+
+// `train failure-model --ensemble N`: each model is the average of the runs
+// with seeds seed … seed+N-1, so an ensemble of two equals the mean of the
+// two single runs, and differs from either.
+TEST(FailureTraining, AnEnsembleAveragesRunsOfSuccessiveSeeds) {
+  const std::string data = std::string(SCHEDMATE_SHARED_DIR) + "/realdata/failures.jsonl";
+  if (!std::ifstream(data)) GTEST_SKIP() << data << " is absent (../shared is not beside the checkout)";
+  const std::string root = testing::TempDir() + "/ensemble_" + std::to_string(getpid());
+  auto train = [&](uint64_t seed, int runs, const std::string& dir) -> LinearModel {
+    std::filesystem::create_directories(dir);
+    FailureTrainingOptions o;
+    o.datasets = {data};
+    o.out_dir = dir;
+    o.epochs = 3;
+    o.min_weight = 0;
+    o.seed = seed;
+    o.ensemble = runs;
+    EXPECT_TRUE(TrainFailureModels(o, nullptr).ok());
+    auto m = LoadFailureModel(dir);
+    EXPECT_TRUE(m.ok());
+    return m.ok() ? m->klass : LinearModel();
+  };
+  const LinearModel one = train(1, 1, root + "/one"), two = train(2, 1, root + "/two");
+  const LinearModel both = train(1, 2, root + "/both");
+  std::filesystem::remove_all(root);
+  const std::vector<std::string> features = {"bias", "r:exc=RuntimeError", "ck=gpu-hw", "c=cuda"};
+  const std::vector<double> p1 = one.Probabilities(features), p2 = two.Probabilities(features);
+  const std::vector<double> pm = LinearModel::Average({one, two}).Probabilities(features);
+  const std::vector<double> pb = both.Probabilities(features);
+  ASSERT_EQ(pb.size(), pm.size());
+  for (size_t k = 0; k < pb.size(); ++k) EXPECT_NEAR(pb[k], pm[k], 1e-3) << FailureClassNames()[k];
+  double from_one = 0, from_two = 0;
+  for (size_t k = 0; k < pb.size(); ++k) from_one += std::fabs(pb[k] - p1[k]), from_two += std::fabs(pb[k] - p2[k]);
+  EXPECT_GT(from_one, 1e-4);
+  EXPECT_GT(from_two, 1e-4);
 }
 
 }  // namespace

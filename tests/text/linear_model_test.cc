@@ -1,5 +1,7 @@
 // The multinomial logistic model behind the learned components: it learns a
 // separable toy problem, round-trips through its TSV, and names bad rows.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "text/linear_model.h"
@@ -28,6 +30,21 @@ TEST(LinearModel, LearnsAndRoundTrips) {
   EXPECT_NE(bad.status().message().find("toy line 2"), std::string::npos);
   EXPECT_FALSE(LinearModel::Parse("w=x\tstep\tabc\n", {"step"}, "toy").ok());
   EXPECT_EQ(LinearModel({"a", "b"}).Probabilities({"x"}).size(), 2u);  // empty model: uniform
+}
+
+// An ensemble of runs is one linear model: each weight is the mean of the
+// runs' (a weight a run lacks counts as 0), so its scores are the runs' mean.
+TEST(LinearModel, AverageIsTheMeanOfTheWeights) {
+  auto a = LinearModel::Parse("w=x\tyes\t2\nw=y\tno\t1\n", {"no", "yes"}, "a");
+  auto b = LinearModel::Parse("w=x\tyes\t4\n", {"no", "yes"}, "b");
+  ASSERT_TRUE(a.ok() && b.ok());
+  LinearModel m = LinearModel::Average({*a, *b});
+  auto back = LinearModel::Parse(m.Dump(0), {"no", "yes"}, "mean");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(m.Dump(0), "w=x\tno\t0\nw=x\tyes\t3\nw=y\tno\t0.5\nw=y\tyes\t0\n");
+  const double e = std::exp(3.0 - 0.5);  // scores of {w=x, w=y}: yes 3, no 0.5
+  EXPECT_NEAR(m.Probabilities({"w=x", "w=y"})[1], e / (1 + e), 1e-6);
+  EXPECT_EQ(LinearModel::Average({*a}).Dump(0), a->Dump(0));
 }
 
 }  // namespace
