@@ -2,6 +2,7 @@
 
 #include <yaml.h>
 
+#include <cctype>
 #include <charconv>
 #include <sstream>
 
@@ -232,6 +233,44 @@ void WalkToml(const toml::node& n, const std::string& prefix, ConfigFile* out, i
   }
 }
 
+// JSON as many projects write it (JSONC, JSON5's common subset): `//` and
+// `/* */` comments and trailing commas become spaces, so every line keeps
+// its number.
+std::string WithoutCommentsAndTrailingCommas(std::string_view text) {
+  std::string out(text);
+  char quote = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    char c = out[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"') {
+      quote = c;
+    } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
+      for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
+    } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
+      for (; i < out.size() && !(out[i] == '*' && i + 1 < out.size() && out[i + 1] == '/'); ++i)
+        if (out[i] != '\n') out[i] = ' ';
+      if (i + 1 < out.size()) out[i] = out[i + 1] = ' ';
+      ++i;
+    }
+  }
+  for (size_t i = 0; i < out.size(); ++i) {  // the text has no comments now; strings still guard their commas
+    if (out[i] == '"') {
+      for (++i; i < out.size() && out[i] != '"'; ++i)
+        if (out[i] == '\\') ++i;
+      continue;
+    }
+    if (out[i] != ',') continue;
+    size_t j = i + 1;
+    while (j < out.size() && std::isspace(static_cast<unsigned char>(out[j]))) ++j;
+    if (j < out.size() && (out[j] == '}' || out[j] == ']')) out[i] = ' ';
+  }
+  return out;
+}
+
 }  // namespace
 
 const ConfigEntry* ConfigFile::Find(std::string_view key) const {
@@ -264,8 +303,14 @@ Result<ConfigFile> ParseConfig(std::string_view text, std::string_view path) {
     return out;
   }
   if (EndsWith(path, ".json") || EndsWith(path, ".jsonnet")) {  // Jsonnet is a superset: its plain-JSON files are read
-    ASSIGN_OR_RETURN(Json j, ParseJson(text, where));
-    WalkJson(j, "", text, &out, 0);
+    auto strict = ParseJson(text, where);
+    if (strict.ok()) {
+      WalkJson(*strict, "", text, &out, 0);
+      return out;
+    }
+    const std::string relaxed = WithoutCommentsAndTrailingCommas(text);
+    ASSIGN_OR_RETURN(Json j, ParseJson(relaxed, where));
+    WalkJson(j, "", relaxed, &out, 0);
     return out;
   }
   if (EndsWith(path, ".toml")) {

@@ -350,6 +350,27 @@ std::string ReplaceDirname(std::string line, const std::string& script_path) {
     if (close == std::string::npos) break;
     line.replace(p, close - p + 1, dir);
   }
+  for (size_t p = line.find("`dirname"); p != std::string::npos; p = line.find("`dirname", p + 1)) {
+    size_t close = line.find('`', p + 1);
+    if (close == std::string::npos) break;
+    std::string arg = line.substr(p + 8, close - p - 8);
+    if (arg.find("$0") == std::string::npos && arg.find("BASH_SOURCE") == std::string::npos) continue;
+    line.replace(p, close - p + 1, dir);
+  }
+  // `$(cd DIR; pwd)`, `$(cd "DIR" && pwd)`, `$(cd DIR >/dev/null 2>&1 && pwd -P)`:
+  // the directory itself, once DIR is the script's.
+  for (size_t p = line.find("$(cd "); p != std::string::npos; p = line.find("$(cd ", p + 1)) {
+    size_t close = line.find(')', p);
+    if (close == std::string::npos) break;
+    std::string inner = line.substr(p + 5, close - p - 5);
+    size_t pwd = inner.rfind("pwd");
+    if (pwd == std::string::npos) continue;
+    std::string target = inner.substr(0, inner.find_first_of(";&>"));
+    while (!target.empty() && (target.back() == ' ' || target.back() == '"' || target.back() == '\'')) target.pop_back();
+    while (!target.empty() && (target[0] == ' ' || target[0] == '"' || target[0] == '\'')) target.erase(0, 1);
+    if (target.empty() || target.find('$') != std::string::npos || target.find('`') != std::string::npos) continue;
+    line.replace(p, close - p + 1, target);
+  }
   return line;
 }
 

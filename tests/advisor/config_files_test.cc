@@ -62,5 +62,28 @@ TEST(ConfigFiles, BrokenFilesNameFileAndLine) {
   ParseConfig("a: &a [1,2,3]\nb: &b [*a,*a,*a]\nc: &c [*b,*b,*b]\nd: [*c,*c,*c]\n", "alias.yaml");
 }
 
+// JSON as many projects write it: comments and trailing commas are read,
+// lines keep their numbers, and a comment mark inside a string stays text.
+TEST(ConfigFiles, JsonWithCommentsAndTrailingCommas) {
+  auto c = ParseConfig(R"({
+  "base_config": "config/vits.json", // the defaults
+  /* a block
+     comment */
+  "train": {
+    "batch_size": 16,
+    //"multi_speaker_training": true
+  },
+  "url": "http://example.org/a,b",
+  "dataset": ["LJSpeech",],
+})", "egs/tts/exp_config.json");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_NE(c->Find("train.batch_size"), nullptr);
+  EXPECT_EQ(c->Find("train.batch_size")->value, "16");
+  EXPECT_EQ(c->Find("train.batch_size")->line, 6);
+  EXPECT_EQ(c->Find("url")->value, "http://example.org/a,b");
+  EXPECT_EQ(c->Find("train.multi_speaker_training"), nullptr);
+  EXPECT_FALSE(ParseConfig("{\"a\": 1 oops}", "x.json").ok());
+}
+
 }  // namespace
 }  // namespace schedmate

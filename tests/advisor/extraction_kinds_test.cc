@@ -494,5 +494,24 @@ TEST(ExtractionKinds, ADataMixtureKeyedByName) {
   EXPECT_FALSE(r.Extract("python train.py --config loss.yaml").dataset.has_value());
 }
 
+// A wrapper that finds its own directory with `$(cd `dirname $0`; pwd)` or
+// `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)` names its own config beside
+// it, not another recipe's file of the same name.
+TEST(ExtractionKinds, AWrappersOwnDirectoryThroughCdAndPwd) {
+  Repo r("cd_pwd");
+  r.File("bins/train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--config')\n");
+  r.File("egs/a/exp_config.json", "{\"train\": {\"batch_size\": 8}}\n");
+  r.File("egs/b/exp_config.json", "{\"train\": {\"batch_size\": 16}, // the recipe's batch\n}\n");
+  r.File("egs/b/run.sh",
+         "exp_dir=$(cd `dirname $0`; pwd)\nwork_dir=$(dirname $(dirname $exp_dir))\n"
+         "exp_config=\"${exp_dir}\"/exp_config.json\n"
+         "accelerate launch \"${work_dir}\"/bins/train.py --config $exp_config\n");
+  EXPECT_EQ(r.Extract("sh egs/b/run.sh").batch_size, 16);
+  r.File("egs/b/run.sh",
+         "HERE=$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\n"
+         "python bins/train.py --config $HERE/exp_config.json\n");
+  EXPECT_EQ(r.Extract("bash egs/b/run.sh").batch_size, 16);
+}
+
 }  // namespace
 }  // namespace schedmate
