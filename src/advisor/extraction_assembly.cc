@@ -65,6 +65,18 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
         break;
       }
   }
+  // A CLI's first bare word that is a model family exactly (`python -m spinup.run ppo`,
+  // `train.py sac --env X`): the algorithm or model the run trains.
+  if (!md.model_name && !spec.positional.empty()) {
+    const std::string& w = spec.positional[0];
+    if (w.size() >= 3 && w.find_first_of("/.=:") == std::string::npos && LexiconWordExact("name", w) == Lower(w)) {
+      md.model_name = w;
+      md.sources.push_back({"model_name", "<command>", 0, "<first bare word>"});
+      md.unresolved.erase(std::remove_if(md.unresolved.begin(), md.unresolved.end(),
+                                         [](const auto& u) { return u.first == "model_name"; }),
+                          md.unresolved.end());
+    }
+  }
   const Candidate* mock = Best(st, "mock_data", false);
   if (mock && IsTrue(mock->value) && mock->precedence >= kConfig) {
     md.dataset = "mock";

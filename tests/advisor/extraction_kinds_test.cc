@@ -513,5 +513,15 @@ TEST(ExtractionKinds, AWrappersOwnDirectoryThroughCdAndPwd) {
   EXPECT_EQ(r.Extract("bash egs/b/run.sh").batch_size, 16);
 }
 
+// A CLI's first bare word that is a model family exactly names the model
+// when nothing else does; a path or any other word does not.
+TEST(ExtractionKinds, AFirstBareWordThatIsAFamily) {
+  Repo r("first_word");
+  r.File("spin/run.py",
+         "import sys\nif __name__ == '__main__':\n    cmd = sys.argv[1]\n");
+  EXPECT_EQ(r.Extract("python -m spin.run ppo --env LunarLander-v2").model_name, "ppo");
+  EXPECT_FALSE(r.Extract("python -m spin.run plot data/ppo").model_name.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
