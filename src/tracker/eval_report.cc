@@ -49,6 +49,10 @@ Json SummaryJson(const TrackerEvalSummary& s) {
   return {{"cases", s.cases},
           {"success_rate", rate(s.successes)},
           {"rmsre_step_time", s.rmsre_step_time},
+          {"step_time_off_2x", s.time_off_2x},
+          {"step_time_withheld", s.time_withheld},
+          {"step_time_unfounded", s.time_unfounded},
+          {"step_time_cases", s.time_cases},
           {"field_accuracy",
            {{"step", rate(s.step_ok)},
             {"total_steps", rate(s.total_ok)},
@@ -63,12 +67,15 @@ void PrintSplitTable(const std::vector<CaseOutcome>& outcomes, std::string& out)
   for (const char* split : {"dev", "val"}) {
     auto part = Part(outcomes, [&](const CaseOutcome& o) { return o.split == split; });
     if (part.empty()) continue;
-    if (!any) out += StrFormat("\nby split            cases  success  RMSRE   step  total  time  thru  unit  loss\n");
+    if (!any)
+      out += StrFormat(
+          "\nby split            cases  success  RMSRE   >2x   step  total  time  thru  unit  loss\n");
     any = true;
     TrackerEvalSummary p = Summarize(part);
     auto pct = [&](int k) { return 100.0 * k / p.cases; };
-    out += StrFormat("  %-16s %6d  %6.1f%%  %5.3f  %5.1f  %5.1f  %4.1f  %4.1f  %4.1f  %4.1f\n", split, p.cases,
-                     pct(p.successes), p.rmsre_step_time, pct(p.step_ok), pct(p.total_ok), pct(p.time_ok),
+    double off = p.time_cases ? 100.0 * p.time_off_2x / p.time_cases : 0;
+    out += StrFormat("  %-16s %6d  %6.1f%%  %5.3f  %4.1f%%  %5.1f  %5.1f  %4.1f  %4.1f  %4.1f  %4.1f\n", split, p.cases,
+                     pct(p.successes), p.rmsre_step_time, off, pct(p.step_ok), pct(p.total_ok), pct(p.time_ok),
                      pct(p.throughput_ok), pct(p.unit_ok), pct(p.loss_ok));
   }
 }
@@ -138,6 +145,11 @@ std::string FormatTrackerEval(const std::vector<TrackerCase>& cases, const std::
                    pct(s.successes), s.successes, s.cases);
   out += StrFormat("step-time RMSRE    %6.3f    (over %d cases with a true step time; missing = 1.0)\n",
                    s.rmsre_step_time, s.time_cases);
+  out += StrFormat(
+      "step time >2x off  %6.1f %%  (%d/%d with a true step time; %d withheld; %d reported where the truth has "
+      "none)\n",
+      s.time_cases ? 100.0 * s.time_off_2x / s.time_cases : 0.0, s.time_off_2x, s.time_cases, s.time_withheld,
+      s.time_unfounded);
   out += StrFormat(
       "field accuracy     step %.1f %%, total_steps %.1f %%, step_time_s %.1f %%, throughput %.1f %%, "
       "throughput_unit %.1f %%, loss %.1f %%\n",

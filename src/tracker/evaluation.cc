@@ -110,6 +110,9 @@ CaseOutcome EvaluateCase(const TrackerCase& c, const ProgressExtractor& extract)
   o.success = o.step_ok && o.time_ok && o.loss_ok;
   if (t.step_time_s && *t.step_time_s > 0)
     o.time_rel_error = g.step_time_s ? std::fabs(*g.step_time_s - *t.step_time_s) / *t.step_time_s : 1.0;
+  if (t.step_time_s && *t.step_time_s > 0 && g.step_time_s)
+    o.time_factor = *g.step_time_s > 0 ? std::max(*g.step_time_s / *t.step_time_s, *t.step_time_s / *g.step_time_s)
+                                       : HUGE_VAL;
   return o;
 }
 
@@ -129,6 +132,10 @@ TrackerEvalSummary Summarize(const std::vector<CaseOutcome>& outcomes) {
     if (o.time_rel_error) {
       sq += *o.time_rel_error * *o.time_rel_error;
       ++s.time_cases;
+      s.time_off_2x += o.time_factor && *o.time_factor > 2;
+      s.time_withheld += !o.got.step_time_s;
+    } else {
+      s.time_unfounded += o.got.step_time_s.has_value();
     }
     lat.push_back(o.latency_ms);
     s.stats.lines += o.stats.lines;

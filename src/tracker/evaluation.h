@@ -43,6 +43,10 @@ struct CaseOutcome {
   bool step_ok = false, total_ok = false, time_ok = false, throughput_ok = false,
        unit_ok = false, loss_ok = false;
   std::optional<double> time_rel_error;  // |got - truth| / truth, 1 when missing
+  // Both printed a step time: max(got/truth, truth/got). Over 2 the step
+  // time is confidently wrong (a unit, an interval or a clock misread),
+  // worse for a user than none.
+  std::optional<double> time_factor;
   double latency_ms = 0;
   ProgressReport got;
   ProgressScanStats stats;
@@ -59,6 +63,9 @@ struct TrackerEvalSummary {
   int step_ok = 0, total_ok = 0, time_ok = 0, throughput_ok = 0, unit_ok = 0, loss_ok = 0;
   double rmsre_step_time = 0;  // over cases whose truth has a step time
   int time_cases = 0;
+  int time_off_2x = 0;     // of time_cases: a step time reported, off by more than 2x
+  int time_withheld = 0;   // of time_cases: no step time reported
+  int time_unfounded = 0;  // a step time reported where the truth has none
   double latency_ms_mean = 0, latency_ms_p50 = 0, latency_ms_max = 0;
   ProgressScanStats stats;     // summed over cases
 };

@@ -556,6 +556,30 @@ TEST(Evaluation, RealDevelopmentSetMeetsTheBar) {
   EXPECT_LE(s.rmsre_step_time, 0.15);
 }
 
+TEST(Evaluation, CountsStepTimesOffByMoreThanTwice) {
+  auto report = [](std::optional<double> t) {
+    return [t](const std::vector<std::string>&, ProgressScanStats*) {
+      ProgressReport r;
+      r.step_time_s = t;
+      return r;
+    };
+  };
+  TrackerCase c;
+  c.log = "x";
+  c.truth.step_time_s = 0.5;
+  TrackerCase untimed;
+  untimed.log = "x";
+  std::vector<CaseOutcome> o = {EvaluateCase(c, report(0.9)), EvaluateCase(c, report(1.1)),
+                                EvaluateCase(c, report(0.0005)), EvaluateCase(c, report(std::nullopt)),
+                                EvaluateCase(untimed, report(2.0))};
+  EXPECT_NEAR(*o[1].time_factor, 2.2, 1e-9);
+  TrackerEvalSummary s = Summarize(o);
+  EXPECT_EQ(s.time_cases, 4);
+  EXPECT_EQ(s.time_off_2x, 2);  // 1.1 s and 0.5 ms; 0.9 s is within 2x, a null is withheld
+  EXPECT_EQ(s.time_withheld, 1);
+  EXPECT_EQ(s.time_unfounded, 1);
+}
+
 TEST(Evaluation, BadDatasetNamesFileAndLine) {
   std::string path = TempFile("bad.jsonl", "{\"id\":\"a\",\"log\":\"x\",\"truth\":{}}\n{\"id\": 3}\n");
   auto r = LoadTrackerCases(path);
