@@ -207,7 +207,8 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   l = Lower(v);
   bool file = false;  // a file's path is never a hub id (filelists/ljs_train.txt.cleaned)
   for (const char* ext : {".yaml", ".yml", ".json", ".jsonl", ".txt", ".py", ".tar", ".zip", ".csv", ".parquet",
-                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow", ".gin"}) {
+                          ".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".gz", ".tsv", ".arrow", ".gin", ".hdf5",
+                          ".h5", ".npz", ".npy", ".pkl", ".lmdb"}) {
     if (size_t at = l.find(std::string(ext) + "."); at != std::string::npos && at > l.rfind('/') + 1) {
       v = v.substr(0, at);
       l = Lower(v);
@@ -261,8 +262,11 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
   if (dataset) {
     // CocoDataset, ImageNetTrain, MNISTDataModule → the data's name.
     for (const char* suffix : {"DataModule", "Dataset", "Train", "Data"})
-      if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix))
-        name = name.substr(0, name.size() - std::string(suffix).size());
+      if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix)) {
+        // A stem too short to name data on its own (BddDataset → Bdd) keeps its class name.
+        std::string stem = name.substr(0, name.size() - std::string(suffix).size());
+        if (stem.size() >= 4 || LexiconWordExact("data", stem) == Lower(stem)) name = stem;
+      }
   }
   // A registered task's versioned name (glue_mrpc_v002, wmt_t2t_ende_v003: seqio/TFDS) is kept whole.
   size_t vpos = Lower(name).rfind("_v");

@@ -523,5 +523,15 @@ TEST(ExtractionKinds, AFirstBareWordThatIsAFamily) {
   EXPECT_FALSE(r.Extract("python -m spin.run plot data/ppo").model_name.has_value());
 }
 
+// Data files' extensions (.hdf5, .npz, ...) are not part of the data's name,
+// and a data class whose stem is too short to name data keeps its name.
+TEST(ExtractionKinds, DataNamesWithoutFileExtensions) {
+  std::string why;
+  EXPECT_EQ(NameOf("datasets/lift/ph/low_dim_v141.hdf5", true, &why), "low_dim_v141");
+  EXPECT_EQ(NameOf("data/pusht.npz", true, &why), "pusht");
+  EXPECT_EQ(NameOf("XyzDataset", true, &why), "XyzDataset");
+  EXPECT_EQ(NameOf("CityPersonsDataset", true, &why), "CityPersons");
+}
+
 }  // namespace
 }  // namespace schedmate
