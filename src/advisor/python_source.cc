@@ -397,8 +397,8 @@ struct ParseCache {
     std::string text;
     std::shared_ptr<const PythonFacts> facts;
   };
-  static constexpr size_t kMaxEntries = 1 << 20;
-  static constexpr size_t kMaxBytes = 1024u << 20;
+  static constexpr size_t kMaxEntries = 256;
+  static constexpr size_t kMaxBytes = 16u << 20;
   std::list<Entry> entries;
   size_t bytes = 0;
   PythonParseCacheStats stats;
