@@ -101,6 +101,23 @@ std::vector<std::string> Words(std::string_view s) {
   return out;
 }
 
+// "PPLiteSeg" → "PP Lite Seg", "GlowTTS" → "Glow TTS": class-style names split
+// into their words (a new word at a lower→upper step, and before the last
+// capital of a run of capitals followed by a lower-case letter).
+std::string CamelSplit(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (i > 0 && std::isupper(c)) {
+      unsigned char p = static_cast<unsigned char>(s[i - 1]);
+      bool next_lower = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
+      if (std::islower(p) || (std::isupper(p) && next_lower)) out += ' ';
+    }
+    out += s[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string LexiconWordIn(std::string_view kind, std::string_view text) {
@@ -186,14 +203,22 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   by_prefix("data", Words(e.dataset));
   // A model name often says its task in a word of its own (glow_tts,
   // parler-tts, bert-ner, yolo-det): the task words of paths, matched whole.
-  auto task_words = [&](const std::string& name) {
-    for (const auto& w : Words(name))
+  // (For the dataset's own name, only task words that are no dataset's: glue
+  // already votes as data.)
+  auto task_words = [&](const std::string& name, bool of_data = false) {
+    for (const auto& w : Words(CamelSplit(name))) {
+      bool data_word = false;
+      if (of_data)
+        OfKind("data").ForEachPrefixOf(w, [&](const Entry& x) { data_word = data_word || x.word == w; });
+      if (data_word) continue;
       OfKind("path").ForEachPrefixOf(w, [&](const Entry& x) {
         if (x.word == w) add(x, w);
       });
+    }
   };
   task_words(e.model_name);
   for (const auto& n : e.other_names) task_words(n);
+  task_words(e.dataset, true);  // optic_disc_seg, coco_det: the data's own task word
   std::vector<std::string> path_words;
   for (const auto& p : e.paths)
     for (auto& w : Words(p)) path_words.push_back(w);

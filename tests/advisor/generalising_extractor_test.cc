@@ -180,6 +180,22 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   EXPECT_EQ(GuessModelType(seg).type, "image-classification");
 }
 
+// Task words inside class-style names (PPLiteSeg → seg) and in the data's
+// own name (optic_disc_seg) say the task; a word that is itself a dataset's
+// (glue in code_x_glue_…) votes once, as data.
+TEST(ModelType, TaskWordsInClassNamesAndDataNames) {
+  ModelTypeEvidence seg;
+  seg.model_name = "PPLiteSeg";
+  EXPECT_EQ(GuessModelType(seg).type, "segmentation");
+  ModelTypeEvidence data;
+  data.dataset = "optic_disc_seg";
+  EXPECT_EQ(GuessModelType(data).type, "segmentation");
+  ModelTypeEvidence code;
+  code.dataset = "code_x_glue_ct_code_to_text/python";
+  code.callees = {"AutoModelForSeq2SeqLM.from_pretrained"};
+  EXPECT_EQ(GuessModelType(code).type, "seq2seq");
+}
+
 TEST(ModelType, EvidenceIsWeighed) {
   ModelTypeEvidence e;
   e.model_name = "resnet50";
