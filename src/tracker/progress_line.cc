@@ -327,7 +327,10 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
     out.loss = b.loss_function_value;
   out.time_names_step = out.step_time_s && b.time_names_step;
   if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
-  if (b.clock_s) {  // the run's own clock times its records better than the logger's stamp
+  // The run's own clock times its records better than the logger's stamp,
+  // unless the stamp is the finer ("Elapsed Time: 00:01:02" beside a stamp
+  // in milliseconds).
+  if (b.clock_s && (!scanned.timestamp_s || b.clock_resolution_s <= scanned.timestamp_resolution_s)) {
     out.timestamp_s = b.clock_s;
     out.timestamp_resolution_s = b.clock_resolution_s;
   }

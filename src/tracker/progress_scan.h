@@ -72,7 +72,21 @@ class ProgressScan {
     int64_t index;
     ScannedLine scanned;
   };
-  void ApplyTagger(int anchor, ProgressReport& r) const;
+  // Returns the index of the anchor's field the tagger read as the step it
+  // reports (-1: none, or the vocabulary's step stands).
+  int ApplyTagger(int anchor, ProgressReport& r) const;
+  // The stamps of the anchor's layout, newest interval first: seconds
+  // `dt` over `ds` steps (the step read by the vocabulary, else the
+  // anchor's field `step_field`), stamps of resolution `res`.
+  struct StampInterval {
+    double dt, ds, res;
+    int64_t newer_line, older_line;
+  };
+  std::vector<StampInterval> StampIntervals(const Entry& a, int step_field) const;
+  // A step time the stamps contradict by far (progress_scan_checks.cc) is
+  // replaced by theirs, or withheld.
+  void CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_src, int step_field, ProgressReport& r,
+                                  std::set<int64_t>& used) const;
   bool TagUnreadLines(ProgressReport& r) const;
   // Rows of a metrics table or a multi-line record (field_scanner.h
   // TableRow), newest first, until a line that is neither one nor a filler

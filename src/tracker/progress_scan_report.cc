@@ -137,6 +137,7 @@ ProgressReport ProgressScan::FinishNow() const {
     r.step_time_s = time_src->line.step_time_s;
     used.insert(time_src->index);
   }
+  bool stamped_time = false;  // the step time is the stamps' own
   const Entry* tp_src = pick([](const ProgressLine& p) { return p.throughput.has_value(); });
   if (tp_src) {
     r.throughput = tp_src->line.throughput;
@@ -179,6 +180,7 @@ ProgressReport ProgressScan::FinishNow() const {
       if (!stamped.empty() && stamped.front() > 0 && std::fabs(1.0 / stamped.front() - printed) <= half_digit) {
         r.step_time_s = stamped.front();
         r.steady_step_time_s = RobustMean(stamped);
+        stamped_time = true;
         used.insert(lines.begin(), lines.end());
       }
     }
@@ -188,6 +190,7 @@ ProgressReport ProgressScan::FinishNow() const {
     std::vector<double> per_step = StampedStepTimes(a, &lines);
     if (!per_step.empty()) {
       r.step_time_s = per_step.front();
+      stamped_time = true;
       used.insert(lines.begin(), lines.end());
     }
     r.steady_step_time_s = RobustMean(per_step);
@@ -196,7 +199,8 @@ ProgressReport ProgressScan::FinishNow() const {
     r.steady_throughput = RobustMean(samples_of(
         tp_src->line.layout, [](const ProgressLine& p) { return p.throughput; }));
 
-  ApplyTagger(anchor, r);
+  int step_field = ApplyTagger(anchor, r);
+  if (!stamped_time) CheckStepTimeAgainstStamps(a, time_src, step_field, r, used);
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   if (r.step && r.total_steps && *r.total_steps > 0) {
     r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);

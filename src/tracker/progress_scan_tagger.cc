@@ -112,8 +112,8 @@ bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
 
 // The tagger's reading of the anchor record fills the facts the key
 // vocabulary did not find (a step under another name, a clock to difference).
-void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
-  if (!options_.tagger || options_.tagger->empty()) return;
+int ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
+  if (!options_.tagger || options_.tagger->empty()) return -1;
   const Entry& a = entries_[anchor];
   const ScannedLine* previous = nullptr;
   for (size_t i = anchor + 1; i < entries_.size(); ++i) {
@@ -126,8 +126,10 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
   }
   TaggedRecord t = TagRecord(*options_.tagger, a.scanned, previous, options_.tagger_min_p);
   if (t.step && IsEpochCounter(a.scanned, t.step_field)) t.step.reset();
+  int step_field = -1;
   if (t.step && !r.step) {
     r.step = t.step;
+    step_field = t.step_field;
     if (!r.total_steps) r.total_steps = t.total_steps;
   }
   if (t.loss && !r.loss && !a.line.loss_withheld) r.loss = t.loss;
@@ -147,6 +149,7 @@ void ProgressScan::ApplyTagger(int anchor, ProgressReport& r) const {
     r.throughput = t.throughput;
     r.throughput_unit = t.throughput_unit;
   }
+  return step_field;
 }
 
 }  // namespace schedmate

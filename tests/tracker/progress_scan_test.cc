@@ -312,5 +312,53 @@ TEST(ProgressScan, AWholeRunsDurationAfterTheRecordsTimesItsSteps) {
   EXPECT_FALSE(ScanProgress(short_run, vocabulary_only).step_time_s);
 }
 
+TEST(ProgressScan, StampsThatContradictAPrintedTimeByFarTimeTheStep) {
+  ProgressScanOptions vocabulary_only;
+  vocabulary_only.tagger = nullptr;
+  // A time as long as the stamps' interval of 500 steps timed the interval.
+  std::vector<std::string> interval;
+  for (int i = 1; i <= 3; ++i)
+    interval.push_back(StrFormat("[2024-03-01 10:%02d:%02d] step %d | loss 9.1 | time %.2fs", (450 * i) / 60,
+                                 (450 * i) % 60, 500 * i, 450.2));
+  ProgressReport a = ScanProgress(interval, vocabulary_only);
+  ASSERT_TRUE(a.step_time_s);
+  EXPECT_NEAR(*a.step_time_s, 450.2 / 500, 1e-9);
+  // A component's time thousands of times shorter than the stamps' step.
+  std::vector<std::string> component;
+  for (int i = 1; i <= 3; ++i)
+    component.push_back(StrFormat("2024-03-01 10:%02d:%02d,%03d INFO: step %d, loss=2.1, iter_time=6.1e-05",
+                                  (45 * i) / 60, (45 * i) % 60, 7 * i, 100 * i));
+  ProgressReport b = ScanProgress(component, vocabulary_only);
+  ASSERT_TRUE(b.step_time_s);
+  EXPECT_NEAR(*b.step_time_s, 0.45, 1e-3);
+  // Stamps too coarse to time the steps (1 s apart for 10 steps) contradict nothing.
+  std::vector<std::string> coarse;
+  for (int i = 1; i <= 4; ++i)
+    coarse.push_back(StrFormat("2024-03-01 10:00:0%d INFO: step %d, loss=2.1, iter_time=0.01", 3 * i, 10 * i));
+  ProgressReport c = ScanProgress(coarse, vocabulary_only);
+  ASSERT_TRUE(c.step_time_s);
+  EXPECT_NEAR(*c.step_time_s, 0.01, 1e-12);
+  // A step rate far below the stamps' is read as printed (a rate is no interval's time).
+  std::vector<std::string> rate;
+  for (int i = 1; i <= 3; ++i)
+    rate.push_back(StrFormat("2020-07-17 07:%02d:%02d | INFO | num_updates=%d, loss=9.2, ups=0.04", 10 + (28 * i) / 60,
+                             (28 * i) % 60, 100 * i));
+  ProgressReport d = ScanProgress(rate, vocabulary_only);
+  ASSERT_TRUE(d.step_time_s);
+  EXPECT_NEAR(*d.step_time_s, 25, 1e-9);
+}
+
+TEST(ProgressScan, TheFinerOfAClockAndAStampTimesTheRecords) {
+  // Stamps in milliseconds beside a whole-second clock: the stamps time the
+  // step, and a printed rate forty times faster than they is no step time.
+  std::vector<std::string> lines = {
+      "[INFO|t.py:9] 2024-05-26 14:56:01,107 >> Step [2/5],Elapsed Time: 00:00:56,Speed: 28.17 steps/sec",
+      "[INFO|t.py:9] 2024-05-26 14:56:04,294 >> Step [3/5],Elapsed Time: 00:00:59,Speed: 19.84 steps/sec",
+      "[INFO|t.py:9] 2024-05-26 14:56:06,884 >> Step [4/5],Elapsed Time: 00:01:02,Speed: 15.53 steps/sec"};
+  ProgressReport r = ScanProgress(lines);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 2.59, 1e-6);
+}
+
 }  // namespace
 }  // namespace schedmate
