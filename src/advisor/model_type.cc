@@ -218,6 +218,17 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   };
   task_words(e.model_name);
   for (const auto& n : e.other_names) task_words(n);
+  // The run's own model name saying its task (parler-tts, glow_tts) counts
+  // twice: it outweighs the half votes of model classes a library defines.
+  // (Task words only: a family's name that is also a path word, dino, is not doubled.)
+  for (const auto& w : Words(CamelSplit(e.model_name))) {
+    bool family = false;
+    OfKind("name").ForEachPrefixOf(w, [&](const Entry& x) { family = family || x.word == w; });
+    if (family) continue;
+    OfKind("path").ForEachPrefixOf(w, [&](const Entry& x) {
+      if (x.word == w && counted.insert("own-name\t" + w).second) score[x.type] += x.weight;
+    });
+  }
   task_words(e.dataset, true);  // optic_disc_seg, coco_det: the data's own task word
   std::vector<std::string> path_words;
   for (const auto& p : e.paths)

@@ -196,6 +196,21 @@ TEST(ModelType, TaskWordsInClassNamesAndDataNames) {
   EXPECT_EQ(GuessModelType(code).type, "seq2seq");
 }
 
+// The run's own model name saying its task outweighs the half votes of model
+// classes a library defines beside it; a family's name is not a task word.
+TEST(ModelType, TheModelsOwnTaskWord) {
+  ModelTypeEvidence tts;
+  tts.model_name = "parler-tts-mini-v1";
+  tts.callees = {"transformers.WhisperForConditionalGeneration.from_pretrained"};
+  EXPECT_EQ(GuessModelType(tts).type, "speech-synthesis");
+  ModelTypeEvidence det;  // DINO the detector: "dino" is a family (and a path word), not a task word
+  det.model_name = "DINO";
+  det.dataset = "coco";
+  det.callees = {"datasets.coco_eval.CocoEvaluator", "get_coco_api_from_dataset"};
+  det.paths = {"config/DINO/DINO_5scale.py"};
+  EXPECT_EQ(GuessModelType(det).type, "detection");
+}
+
 TEST(ModelType, EvidenceIsWeighed) {
   ModelTypeEvidence e;
   e.model_name = "resnet50";
