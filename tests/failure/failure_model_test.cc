@@ -128,6 +128,13 @@ TEST(FailureModel, ConceptsGroupSynonyms) {
   EXPECT_TRUE(has(quota, "storage") && has(stale, "storage"));
   EXPECT_FALSE(has(quota, "gpu-hw"));
   EXPECT_TRUE(has(ConceptsOf("importerror: cannot import name 'x' from 'y' (version 2.1 required)"), "version"));
+  // How a process died is not where it died: a segfault or a SIGKILL is a
+  // "crash", and only what names the node or the scheduler is "node".
+  auto segv = ConceptsOf("segmentation fault (core dumped)");
+  auto kill = ConceptsOf("torch.distributed.elastic: process 4 exited with signal 9 (sigkill)");
+  EXPECT_TRUE(has(segv, "crash") && has(kill, "crash"));
+  EXPECT_FALSE(has(segv, "node") || has(kill, "node"));
+  EXPECT_TRUE(has(ConceptsOf("slurmstepd: error: *** job 7 cancelled due to node failure ***"), "node"));
   auto twice = ConceptsOf("nccl socket nccl socket");
   EXPECT_EQ(std::count(twice.begin(), twice.end(), std::string("net")), 1);
   EXPECT_TRUE(ConceptsOf("epoch 3 step 200").empty());
