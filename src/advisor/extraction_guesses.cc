@@ -43,8 +43,10 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   // joins: the script they launch is a Fabric loop, wherever Fabric() is built.
   if (launcher == "fabric" || launcher == "lightning") return "lightning";
   // A third-party library runs the loop (RL libraries, coqui's trainer, ignite, catalyst).
+  // (A module merely named `trainer` in the repository is its own loop; a
+  // distinctive library's name is that library even in its own repository.)
   for (const char* lib : {"stable_baselines3", "sb3_contrib", "tianshou", "trainer", "ignite", "catalyst", "rl_games"})
-    if (imported(lib) && !LocalModule(st, lib, entry)) return "other";
+    if (imported(lib) && (std::string(lib) != "trainer" || !LocalModule(st, lib, entry))) return "other";
   if (imported("paddle")) return "paddle";
   if (imported("mxnet")) return "mxnet";
   if (entry.find("fairseq") != std::string::npos || (imported("fairseq") && called({"cli_main", "main"})))

@@ -533,5 +533,21 @@ TEST(ExtractionKinds, DataNamesWithoutFileExtensions) {
   EXPECT_EQ(NameOf("CityPersonsDataset", true, &why), "CityPersons");
 }
 
+// An RL library's loop is `other` also when the command runs an example in
+// the library's own repository; a module merely named `trainer` there is the
+// repository's own loop.
+TEST(ExtractionKinds, ALibrarysLoopInItsOwnRepository) {
+  Repo r("library_loop");
+  r.File("stable_baselines3/__init__.py", "from stable_baselines3.ppo import PPO\n");
+  r.File("stable_baselines3/ppo.py", "import torch\nclass PPO:\n    pass\n");
+  r.File("examples/cartpole.py",
+         "import torch\nfrom stable_baselines3 import PPO\nmodel = PPO('MlpPolicy', 'CartPole-v1')\n"
+         "model.learn(total_timesteps=10000)\n");
+  EXPECT_EQ(r.Extract("python examples/cartpole.py").framework, "other");
+  r.File("ptuning/trainer.py", "import torch\nclass Trainer:\n    def train(self):\n        pass\n");
+  r.File("ptuning/main.py", "import torch\nfrom trainer import Trainer\nTrainer().train()\n");
+  EXPECT_EQ(r.Extract("python ptuning/main.py").framework, "pytorch");
+}
+
 }  // namespace
 }  // namespace schedmate
