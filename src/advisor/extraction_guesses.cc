@@ -92,7 +92,8 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
     if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || (mm_config && mm_task))
       return "mmengine";
   if (imported("detectron2")) return "detectron2";
-  if (called({"Accelerator"})) return "accelerate";
+  // (HF accelerate's Accelerator: audiotools and others have a class of that name.)
+  if (called({"Accelerator"}) && st.imports.count("accelerate")) return "accelerate";
   if (launcher == "deepspeed" && !imported("lightning") && !imported("pytorch_lightning")) return "deepspeed";
   if (called({"initialize"}) && imported("deepspeed")) return "deepspeed";
   if (imported("jax") || imported("flax") || imported("optax")) return imported("torch") ? "pytorch" : "jax";

@@ -549,5 +549,21 @@ TEST(ExtractionKinds, ALibrarysLoopInItsOwnRepository) {
   EXPECT_EQ(r.Extract("python ptuning/main.py").framework, "pytorch");
 }
 
+// An Accelerator is HF accelerate's only when the run imports accelerate:
+// audiotools and others define a class of that name around a plain loop.
+TEST(ExtractionKinds, AnAcceleratorFromAnotherLibrary) {
+  Repo r("other_accelerator");
+  r.File("train.py",
+         "import torch\nfrom audiotools.ml import Accelerator\n"
+         "def main():\n    accel = Accelerator()\n    model = accel.prepare_model(torch.nn.Linear(2, 2))\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py").framework, "pytorch");
+  r.File("train.py",
+         "import torch\nfrom accelerate import Accelerator\n"
+         "def main():\n    accel = Accelerator()\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py").framework, "accelerate");
+}
+
 }  // namespace
 }  // namespace schedmate
