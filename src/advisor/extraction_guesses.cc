@@ -88,8 +88,12 @@ std::string Framework(const State& st, const std::string& entry, const std::stri
   bool mm_task = imported("mmcv") || imported("mmdet") || imported("mmseg") || imported("mmpretrain") ||
                  imported("mmaction") || imported("mmpose") || imported("mmrotate") || imported("mmdet3d") ||
                  imported("mmagic") || imported("mmocr");
-  if (imported("mmengine") || mm_task)  // mmengine only for its Config is not its Runner
-    if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) || (mm_config && mm_task))
+  // mmengine only for its Config is not its Runner (nor is mmcv's Config
+  // beside an Accelerator the entry builds).
+  bool hf_accelerator = called({"Accelerator"}) && st.imports.count("accelerate");
+  if (imported("mmengine") || mm_task)
+    if (called({"from_cfg", "Runner", "train_detector", "train_segmentor", "train_model"}) ||
+        (mm_config && mm_task && !hf_accelerator))
       return "mmengine";
   if (imported("detectron2")) return "detectron2";
   // (HF accelerate's Accelerator: audiotools and others have a class of that name.)

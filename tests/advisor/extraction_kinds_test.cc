@@ -563,6 +563,14 @@ TEST(ExtractionKinds, AnAcceleratorFromAnotherLibrary) {
          "def main():\n    accel = Accelerator()\n"
          "if __name__ == '__main__':\n    main()\n");
   EXPECT_EQ(r.Extract("python train.py").framework, "accelerate");
+  // mmcv's Config for a Python config file beside that Accelerator: still accelerate's loop.
+  r.File("configs/base.py", "lr = 1e-4\nbatch_size = 8\n");
+  r.File("configs/xl.py", "_base_ = ['base.py']\nmodel = 'XL_2'\n");
+  r.File("train.py",
+         "import torch\nfrom mmcv import Config\nfrom accelerate import Accelerator\n"
+         "def main():\n    cfg = Config.fromfile('configs/xl.py')\n    accel = Accelerator()\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py configs/xl.py").framework, "accelerate");
 }
 
 }  // namespace
