@@ -129,6 +129,11 @@ class ProgressScan {
   // a changes less often ("Batch 4/203700" … "Batch 4/203800": epoch and
   // batch) count b: it is the step, and no total is printed.
   bool ClimbingTotals(uint64_t layout) const;
+  // The outer bar of nested tqdm, told by its step lasting as long as a
+  // whole bar of another layout: it counts epochs, and is dropped.
+  bool IsOuterBar(const Entry& e) const;
+  bool HasOuterBars() const;
+  void DropOuterBars();
   bool HasClimbingTotals() const;
   void SwapClimbingTotals();
   void Reanchor();

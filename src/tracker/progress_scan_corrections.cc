@@ -107,6 +107,37 @@ void ProgressScan::DropRepeatedFinishedBars() {
   Reanchor();
 }
 
+// Nested tqdm: a bar each of whose steps lasts as long as a whole finished
+// bar of another layout that counts more ("Training: 2/2 [07:43,
+// 231.64s/epoch]" beside "Epoch 1: 994/994 [03:58, 4.17batch/s]": 231.64 s
+// against 994 / 4.17 = 238 s) counts those bars — epochs — not the steps.
+bool ProgressScan::IsOuterBar(const Entry& e) const {
+  const ProgressLine& p = e.line;
+  if (!e.scanned.has_bar || !p.step || !p.total_steps || !p.step_time_s || !(*p.step_time_s > 0)) return false;
+  for (const Entry& f : entries_) {
+    const ProgressLine& q = f.line;
+    if (!f.scanned.has_bar || q.layout == p.layout || !q.step || q.step != q.total_steps || !q.step_time_s) continue;
+    if (*q.total_steps <= *p.total_steps) continue;
+    double ratio = *p.step_time_s / (static_cast<double>(*q.total_steps) * *q.step_time_s);
+    if (ratio >= 0.8 && ratio <= 1.5) return true;  // the outer step also holds what runs between inner bars
+  }
+  return false;
+}
+
+bool ProgressScan::HasOuterBars() const {
+  return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return IsOuterBar(e); });
+}
+
+void ProgressScan::DropOuterBars() {
+  std::vector<bool> drop(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) drop[i] = IsOuterBar(entries_[i]);
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(entries_[i]));
+  entries_.swap(kept);
+  Reanchor();
+}
+
 bool ProgressScan::ClimbingTotals(uint64_t layout) const {
   std::set<int64_t> steps, totals;
   std::optional<int64_t> newer_total;
@@ -146,7 +177,8 @@ ProgressReport ProgressScan::Finish() const {
     return std::none_of(es.begin(), es.end(), [](const Entry& e) { return e.line.step.has_value(); });
   };
   bool fallback = stepless(entries_) && !train_and_eval_.empty();
-  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals() && !HasRepeatedFinishedBars())
+  if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals() && !HasRepeatedFinishedBars() &&
+      !HasOuterBars())
     return FinishNow();
   // The oldest rows are still pending, or positional steps wait for their
   // check: finish on a copy.
@@ -161,6 +193,7 @@ ProgressReport ProgressScan::Finish() const {
   rest.DropLonePositionalSteps();
   rest.SwapClimbingTotals();
   rest.DropRepeatedFinishedBars();
+  if (rest.HasOuterBars()) rest.DropOuterBars();
   return rest.FinishNow();
 }
 

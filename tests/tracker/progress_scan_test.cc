@@ -360,5 +360,21 @@ TEST(ProgressScan, TheFinerOfAClockAndAStampTimesTheRecords) {
   EXPECT_NEAR(*r.step_time_s, 2.59, 1e-6);
 }
 
+TEST(ProgressScan, AnOuterBarWhoseStepLastsAWholeInnerBarCountsEpochs) {
+  // Nested tqdm: the outer bar's 120.5 s a step is the inner bar's 500 steps at 4.2/s (119 s).
+  std::vector<std::string> lines = {
+      "Epoch 0: 100%|██████████| 500/500 [02:00<00:00,  4.15batch/s, loss=0.31]",
+      "Epoch 1: 100%|██████████| 500/500 [01:59<00:00,  4.20batch/s, loss=0.22]",
+      "Fitting: 100%|██████████| 2/2 [04:01<00:00, 120.50s/epoch]"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 500);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 1 / 4.20, 1e-9);
+  EXPECT_NEAR(r.loss.value_or(0), 0.22, 1e-9);
+  // An epoch bar alone (nothing it could nest) stays the record.
+  ProgressReport alone = ScanProgress({"Fitting:  65%|██████▌   | 98/150 [18:47:34<9:58:18, 690.35s/epoch, loss=-1.01]"});
+  EXPECT_EQ(alone.step, 98);
+}
+
 }  // namespace
 }  // namespace schedmate
