@@ -86,7 +86,8 @@ bool GenericWords(const std::string& name) {
       "folder", "path", "root", "custom", "my", "your", "default", "concat", "shuffled", "source", "input",
       "output", "checkpoint", "ckpt", "env", "tmp", "cache", "local", "iterable", "map", "paired", "pair", "sample",
       "samples", "raw", "processed", "generic", "simple", "base", "in", "memory", "stream",
-      "streaming", "batch", "batched", "collate", "collator", "wrapper", "list", "dict", "record", "records"};
+      "streaming", "batch", "batched", "collate", "collator", "wrapper", "list", "dict", "record", "records",
+      "subset", "full"};
   std::vector<std::string> w = KeyWords(name);
   if (w.empty()) return false;
   for (const auto& x : w)
@@ -294,6 +295,11 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
       if (EndsWith(name, suffix)) ln = "dataset";  // a class that makes data, not its name
   if (GenericName(ln) || ln == "to" || ln == "xxx" || ln == "foo") {
     *why = "'" + v + "' names no model or dataset";
+    return std::nullopt;
+  }
+  // A bare number (a blend's weight, `--data-path 1 corpus_text`, or an index) names nothing.
+  if (std::all_of(name.begin(), name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'; })) {
+    *why = "'" + v + "' is a number, not a name";
     return std::nullopt;
   }
   if (!dataset && RoleWords(name)) {

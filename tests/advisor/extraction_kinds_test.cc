@@ -531,6 +531,11 @@ TEST(ExtractionKinds, DataNamesWithoutFileExtensions) {
   EXPECT_EQ(NameOf("data/pusht.npz", true, &why), "pusht");
   EXPECT_EQ(NameOf("XyzDataset", true, &why), "XyzDataset");
   EXPECT_EQ(NameOf("CityPersonsDataset", true, &why), "CityPersons");
+  // A blend's weight or an index, and a subset's name, name no data.
+  EXPECT_FALSE(NameOf("1", true, &why).has_value());
+  EXPECT_FALSE(NameOf("0.5", true, &why).has_value());
+  EXPECT_FALSE(NameOf("subset", true, &why).has_value());
+  EXPECT_EQ(NameOf("cifar10", true, &why), "cifar10");
 }
 
 // An RL library's loop is `other` also when the command runs an example in
