@@ -186,6 +186,10 @@ class ProgressScan {
   ProgressScanStats stats_;
 };
 
+// A step time at which the steps counted would have run for more than a
+// year is no step's: withheld (progress_scan_checks.cc).
+void WithholdImplausibleStepTime(ProgressReport& r);
+
 // Convenience: a whole log already in memory, oldest line first.
 ProgressReport ScanProgress(const std::vector<std::string>& lines,
                             ProgressScanOptions options = {},

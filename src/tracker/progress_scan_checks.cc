@@ -101,4 +101,16 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
   used.insert({n.newer_line, n.older_line});
 }
 
+// The steps already counted, at `r.step_time_s` each, would have run for
+// more than a year: no training run does, so the time is no step's (an
+// estimate or a clock in hours, "time: 8.75h" every 100 iterations, or a
+// whole run's duration over one step) and is withheld.
+void WithholdImplausibleStepTime(ProgressReport& r) {
+  constexpr double kYear = 365 * 86400.0;
+  if (!r.step || !r.step_time_s || *r.step <= 0) return;
+  if (static_cast<double>(*r.step) * *r.step_time_s <= kYear) return;
+  r.step_time_s.reset();
+  r.steady_step_time_s.reset();
+}
+
 }  // namespace schedmate

@@ -202,6 +202,7 @@ ProgressReport ProgressScan::FinishNow() const {
   int step_field = ApplyTagger(anchor, r);
   if (!stamped_time) CheckStepTimeAgainstStamps(a, time_src, step_field, r, used);
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
+  WithholdImplausibleStepTime(r);
   if (r.step && r.total_steps && *r.total_steps > 0) {
     r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
     std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;

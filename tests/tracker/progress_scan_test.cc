@@ -376,5 +376,21 @@ TEST(ProgressScan, AnOuterBarWhoseStepLastsAWholeInnerBarCountsEpochs) {
   EXPECT_EQ(alone.step, 98);
 }
 
+TEST(ProgressScan, AStepTimeTheCountedStepsCouldNotHaveTakenIsWithheld) {
+  // 8.8 hours a step over 4,800 steps is five years: an estimate, no step time.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 4; ++i)
+    lines.push_back(StrFormat("Iter %d/120000 loss: %.4f lr=0.0003 iter_time: %.1fs", 4500 + 100 * i, 3.2 - 0.01 * i,
+                              31500.0 + 100 * (i % 2)));
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 4800);
+  EXPECT_FALSE(r.step_time_s.has_value());
+  // A long step over few steps stands (2 h a step at step 40: 80 hours).
+  ProgressReport slow =
+      ScanProgress({"Iter 30/500 loss: 1.0 iter_time: 7210.0s", "Iter 40/500 loss: 0.9 iter_time: 7236.0s"});
+  ASSERT_TRUE(slow.step_time_s);
+  EXPECT_NEAR(*slow.step_time_s, 7236, 1e-6);
+}
+
 }  // namespace
 }  // namespace schedmate
