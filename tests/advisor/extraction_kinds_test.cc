@@ -451,6 +451,8 @@ TEST(ExtractionKinds, ATpuRunHasNoGpuCount) {
 // same config (`epoch: 80` beside a cosine schedule's `max_epochs: 96`).
 TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(ClassifyKey("learningrate.schedulers.0.max_epochs").specificity, 0);
+  EXPECT_EQ(ClassifyKey("TRAIN.END_EPOCH").field, "epochs");  // yacs, beside BEGIN_EPOCH
+  EXPECT_EQ(ClassifyKey("end_lr").field, "");
   EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
   Repo r("schedule_length");
   r.File("tools/train.py",
