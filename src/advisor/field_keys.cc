@@ -302,6 +302,11 @@ KeyField ClassifyKey(std::string_view key) {
       if ((k.field == "steps" || k.field == "epochs") && k.specificity > 0 &&
           HasAny(parent_words, {"scheduler", "schedulers", "sched", "learningrate", "lr", "optimizer", "optim"}))
         k.specificity = 0;
+      // One part's rate (backbone_training.lr_configs.base_learning_rate, head.lr)
+      // yields to the run's own rate where both are set.
+      if (k.field == "learning_rate" && k.specificity > 0 &&
+          HasAny(parent_words, {"backbone", "head", "heads", "neck", "embed", "embedding", "embeddings"}))
+        k.specificity = 0;
       return k;
     }
   static const std::vector<std::pair<std::vector<std::string>, std::string>> kSimple = {

@@ -453,6 +453,9 @@ TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(ClassifyKey("learningrate.schedulers.0.max_epochs").specificity, 0);
   EXPECT_EQ(ClassifyKey("TRAIN.END_EPOCH").field, "epochs");  // yacs, beside BEGIN_EPOCH
   EXPECT_EQ(ClassifyKey("end_lr").field, "");
+  // One part's rate yields to the run's own.
+  EXPECT_EQ(ClassifyKey("backbone_training.lr_configs.base_learning_rate").specificity, 0);
+  EXPECT_GT(ClassifyKey("lr_configs.base_learning_rate").specificity, 0);
   EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
   Repo r("schedule_length");
   r.File("tools/train.py",
