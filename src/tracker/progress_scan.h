@@ -148,7 +148,9 @@ class ProgressScan {
   // interval first; `lines` gets the newest interval's two lines.
   std::vector<double> StampedStepTimes(const Entry& a, std::vector<int64_t>* lines) const;
   // The printed step time read as a clock when it grows with the step.
-  std::vector<double> ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const;
+  // With `step_field` (the tagger's step, when the vocabulary read none),
+  // steps are that field of each record.
+  std::vector<double> ClockStepTimes(const Entry& src, std::vector<int64_t>* lines, int step_field = -1) const;
   // A duration of the whole run printed after the records ("Wall time:
   // 1min 9s"), noted while no training line is read yet.
   void NoteRunDuration(std::string_view line);

@@ -27,23 +27,33 @@ using tracker_internal::Lower;
 // within a factor 2 of the others, and — where the records are stamped —
 // as much as the stamps did. A per-step time wanders instead; a running
 // average flattens. Seconds per step over each interval, newest first.
-std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines) const {
-  std::vector<const Entry*> pts;
+std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines,
+                                                 int step_field) const {
+  struct Point {
+    const Entry* e;
+    int64_t step;
+  };
+  std::vector<Point> pts;
   std::set<int64_t> seen;
   for (const auto& e : entries_) {
-    if (e.line.layout != src.line.layout || !e.line.step || !e.line.step_time_s) continue;
-    if (!seen.insert(*e.line.step).second) continue;
-    pts.push_back(&e);
+    if (e.line.layout != src.line.layout || !e.line.step_time_s) continue;
+    std::optional<int64_t> step = e.line.step;
+    if (step_field >= 0 && !src.line.step) {  // the tagger's step, by position
+      if (e.scanned.fields.size() != src.scanned.fields.size() || !e.scanned.fields[step_field].integer) continue;
+      step = static_cast<int64_t>(e.scanned.fields[step_field].value);
+    }
+    if (!step || !seen.insert(*step).second) continue;
+    pts.push_back({&e, *step});
     if (static_cast<int>(pts.size()) > options_.samples) break;
   }
-  if (pts.empty() || pts.front() != &src) return {};
+  if (pts.empty() || pts.front().e != &src) return {};
   std::vector<double> per_step;
   bool stamped = true;
   double stamp_fit = 0;
   for (size_t i = 0; i + 1 < pts.size(); ++i) {
-    const ProgressLine& newer = pts[i]->line;
-    const ProgressLine& older = pts[i + 1]->line;
-    int64_t ds = *newer.step - *older.step;
+    const ProgressLine& newer = pts[i].e->line;
+    const ProgressLine& older = pts[i + 1].e->line;
+    int64_t ds = pts[i].step - pts[i + 1].step;
     double dv = *newer.step_time_s - *older.step_time_s;
     if (ds <= 0 || dv <= 0) break;  // the run of growth ends
     per_step.push_back(dv / static_cast<double>(ds));
@@ -61,9 +71,9 @@ std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<i
   // most ~10× step × growth per step (per-epoch counters a few epochs in).
   // A running average creeps far more slowly than that (0.239996 →
   // 0.240017 over 80 steps at step 29240).
-  double steps_counted = *pts[0]->line.step_time_s / per_step.front();
-  if (steps_counted > 10 * std::max<double>(1, static_cast<double>(*pts[0]->line.step))) return {};
-  *lines = {pts[0]->index, pts[1]->index};
+  double steps_counted = *pts[0].e->line.step_time_s / per_step.front();
+  if (steps_counted > 10 * std::max<double>(1, static_cast<double>(pts[0].step))) return {};
+  *lines = {pts[0].e->index, pts[1].e->index};
   return per_step;
 }
 

@@ -200,6 +200,17 @@ ProgressReport ProgressScan::FinishNow() const {
         tp_src->line.layout, [](const ProgressLine& p) { return p.throughput; }));
 
   int step_field = ApplyTagger(anchor, r);
+  if (step_field >= 0 && time_src == &a && r.step_time_s == a.line.step_time_s) {
+    // The tagger counts the steps the vocabulary could not: a printed time
+    // that grows with them is a clock too ("tick 7 … time 9h 40m 06s").
+    std::vector<int64_t> lines;
+    std::vector<double> per_step = ClockStepTimes(a, &lines, step_field);
+    if (!per_step.empty()) {
+      r.step_time_s = per_step.front();
+      r.steady_step_time_s = RobustMean(per_step);
+      used.insert(lines.begin(), lines.end());
+    }
+  }
   if (!stamped_time) CheckStepTimeAgainstStamps(a, time_src, step_field, r, used);
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   WithholdImplausibleStepTime(r);

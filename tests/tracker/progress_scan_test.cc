@@ -392,5 +392,19 @@ TEST(ProgressScan, AStepTimeTheCountedStepsCouldNotHaveTakenIsWithheld) {
   EXPECT_NEAR(*slow.step_time_s, 7236, 1e-6);
 }
 
+TEST(ProgressScan, ATimeGrowingWithTheTaggersStepIsAClock) {
+  // No step key the vocabulary knows ("cycle"): the tagger counts the steps,
+  // and the "time" that grows by about 4,700 s a cycle is a clock.
+  std::vector<std::string> lines;
+  for (int i = 3; i <= 8; ++i) {
+    int t = i * 4700 + 600 * (i % 2);
+    lines.push_back(StrFormat("cycle %d  time %dh %02dm %02ds  loss 0.5%d", i, t / 3600, t % 3600 / 60, t % 60, i));
+  }
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 8);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 4100, 1e-6);
+}
+
 }  // namespace
 }  // namespace schedmate
