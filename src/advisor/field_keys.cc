@@ -49,11 +49,11 @@ bool ParentsExcluded(const Words& parents) {
   return HasAny(parents, {"eval", "evaluation", "val", "valid", "validation", "test", "testing", "dev", "predict",
                           "inference", "infer", "teacher", "ema", "reward", "critic", "ref",
                           "warmup", "visualization", "visualizer", "logger", "callbacks", "hooks", "sampler", "sampling",
-                          "generation"});
+                          "generation", "generate", "evaluate"});
 }
 
 KeyField Batch(const Words& w) {
-  if (HasAny(w, {"norm", "bn", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
+  if (HasAny(w, {"norm", "bn", "encoder", "first", "sampler", "batches", "shuffle", "drop", "mode", "base", "ref", "reference", "duration",
                  "image", "roi", "anchor", "proposal", "proposals",
                  "sec", "seconds", "frames", "multiple", "required", "bins", "bucket", "buckets", "epoch", "epochs"}))
     return {};

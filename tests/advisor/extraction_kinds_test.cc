@@ -456,6 +456,11 @@ TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   // One part's rate yields to the run's own.
   EXPECT_EQ(ClassifyKey("backbone_training.lr_configs.base_learning_rate").specificity, 0);
   EXPECT_GT(ClassifyKey("lr_configs.base_learning_rate").specificity, 0);
+  // Batches of evaluation and generation passes, and of one encoder, are not the run's.
+  EXPECT_EQ(ClassifyKey("solver.dataset.evaluate.batch_size").field, "");
+  EXPECT_EQ(ClassifyKey("solver.dataset.generate.batch_size").field, "");
+  EXPECT_EQ(ClassifyKey("audio_encoder_per_device_batch_size").field, "");
+  EXPECT_EQ(ClassifyKey("solver.dataset.batch_size").field, "batch_size");
   EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
   Repo r("schedule_length");
   r.File("tools/train.py",
