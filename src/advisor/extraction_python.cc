@@ -470,9 +470,13 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         else if (near_entry && d->text.find("float16") != std::string::npos)
           st.autocast_dtype = "fp16";
       }
+    // mp.spawn(run, nprocs=world_size): as many processes as the world size
+    // setting says (k2/lhotse recipes), not one per visible GPU.
     if (near_entry &&
-        (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" || c.callee == "multiprocessing.spawn"))
-      st.spawns_per_gpu = true;
+        (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" || c.callee == "multiprocessing.spawn")) {
+      const PyValue* n = c.Kwarg("nprocs");
+      if (!n || n->text.find("world_size") == std::string::npos) st.spawns_per_gpu = true;
+    }
     if (last == "from_pretrained" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {
         // Tokenizers and configs name a model too; a model class wins over them.

@@ -588,5 +588,28 @@ TEST(ExtractionKinds, AnAcceleratorFromAnotherLibrary) {
   EXPECT_EQ(r.Extract("python train.py configs/xl.py").framework, "accelerate");
 }
 
+// mp.spawn with nprocs=world_size starts as many processes as the world size
+// says (its default 1, or the command's); with nprocs=device_count() it is one
+// per visible GPU, unresolved.
+TEST(ExtractionKinds, SpawnedAsManyAsTheWorldSize) {
+  Repo r("spawn_world");
+  r.File("train.py",
+         "import argparse\nimport torch.multiprocessing as mp\n"
+         "def run(rank, world_size, args):\n    pass\n"
+         "def main():\n    p = argparse.ArgumentParser()\n    p.add_argument('--world-size', type=int, default=1)\n"
+         "    args = p.parse_args()\n    if args.world_size > 1:\n"
+         "        mp.spawn(run, args=(args.world_size, args), nprocs=args.world_size, join=True)\n"
+         "    else:\n        run(0, 1, args)\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py").hardware.num_gpus, 1);
+  EXPECT_EQ(r.Extract("python train.py --world-size 2").hardware.num_gpus, 2);
+  r.File("per_gpu.py",
+         "import torch\nimport torch.multiprocessing as mp\n"
+         "def run(rank):\n    pass\n"
+         "def main():\n    mp.spawn(run, nprocs=torch.cuda.device_count())\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_FALSE(r.Extract("python per_gpu.py").hardware.num_gpus.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
