@@ -276,7 +276,8 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.hardware.num_gpus = *l.sbatch_gpus_per_node * nodes;
   } else if (const Candidate* c = dev_setting) {
     std::string v = c->value;
-    bool list = (v.size() >= 2 && v.front() == '[') || v.find(',') != std::string::npos;
+    bool list = (v.size() >= 2 && v.front() == '[') || v.find(',') != std::string::npos ||
+                (v.find('-') != std::string::npos && v[0] != '-');
     if (auto n = ToCount(v); n && *n > 0 && !list) {
       md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
     } else if (list) {

@@ -352,7 +352,16 @@ std::optional<int> DeviceCount(std::string v) {
     size_t comma = v.find(',', start);
     std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.rfind("cuda:", 0) == 0) item = item.substr(5);
-    if (!item.empty()) {
+    // A range of device ids, `0-3` (the CSAIL/semseg --gpus convention): four devices.
+    if (size_t dash = item.find('-'); dash != std::string::npos && dash > 0 && dash + 1 < item.size()) {
+      std::string a = item.substr(0, dash), b = item.substr(dash + 1);
+      auto digits = [](const std::string& x) {
+        return !x.empty() && x.size() < 4 &&
+               std::all_of(x.begin(), x.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      };
+      if (!digits(a) || !digits(b) || std::stoi(b) < std::stoi(a)) return std::nullopt;
+      n += std::stoi(b) - std::stoi(a) + 1;
+    } else if (!item.empty()) {
       if (!std::all_of(item.begin(), item.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
         return std::nullopt;
       ++n;

@@ -609,6 +609,14 @@ TEST(ExtractionKinds, SpawnedAsManyAsTheWorldSize) {
          "def main():\n    mp.spawn(run, nprocs=torch.cuda.device_count())\n"
          "if __name__ == '__main__':\n    main()\n");
   EXPECT_FALSE(r.Extract("python per_gpu.py").hardware.num_gpus.has_value());
+  // A range of device ids.
+  EXPECT_EQ(DeviceCount("0-3"), 4);
+  EXPECT_EQ(DeviceCount("0,2-3"), 3);
+  EXPECT_FALSE(DeviceCount("3-0").has_value());
+  r.File("seg.py",
+         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--gpus', default='0-3')\n"
+         "p.add_argument('--num_epoch', default=20)\n");
+  EXPECT_EQ(r.Extract("python seg.py").hardware.num_gpus, 4);
 }
 
 }  // namespace
