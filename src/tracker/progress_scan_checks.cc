@@ -19,6 +19,8 @@ namespace {
 // outside the interval the stamps allow: wider than any jitter, data stall
 // or rounding, narrower than a unit (ms/s), a logging interval or a clock.
 constexpr double kFactor = 8;
+// The newest precise stamp intervals time the steps alike within this factor.
+constexpr double kSpread = 4;
 
 // `t` is 1/x of a field of `s` (a rate: it/s, ups, steps/sec).
 bool InvertedRate(const ScannedLine& s, double t) {
@@ -83,6 +85,10 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
   for (const auto& i : iv)
     if (i.ds > 0 && i.dt >= 20 * i.res) per_step.push_back(i.dt / i.ds);
   if (per_step.empty()) return;
+  // Stamps that disagree among themselves (records stamped in bursts as a
+  // block-buffered pipe is read, erratic data loading) time nothing.
+  auto [fastest, slowest] = std::minmax_element(per_step.begin(), per_step.end());
+  if (*slowest > kSpread * *fastest) return;
   double median = Median(per_step);
   std::optional<double> stamped =
       n.dt >= 20 * n.res ? std::optional<double>(n.dt / n.ds) : std::nullopt;
