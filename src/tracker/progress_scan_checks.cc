@@ -67,7 +67,7 @@ std::vector<ProgressScan::StampInterval> ProgressScan::StampIntervals(const Entr
 // the median over the newest few. Too long to fit the newest interval by
 // kFactor: when it is about the interval's whole time it timed the logging
 // interval (Marian's "Time 443.88s" every 500 updates) and is divided by the
-// steps; otherwise the stamps time the step. Too short by kFactor for the
+// steps; otherwise it is withheld. Too short by kFactor for the
 // newest interval and for the median alike (a component time, a
 // mislabelled rate: ESPnet's iter_time, "Speed: 15.53 steps/sec" two seconds
 // apart): the stamps time the step. A stamp interval too coarse to time the
@@ -96,8 +96,12 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
     // A rate's inverse is no interval's time; a step rate far below the
     // stamps' is read as printed (fairseq's "ups=0.04" on TPUs).
     if (InvertedRate(a.scanned, t) || (time_src && InvertedRate(time_src->scanned, t))) return;
+    // Anything else too long is withheld: the printed value is no step's,
+    // and the step counter the stamps are divided by may not count steps
+    // (a sample counter beside a per-iteration time).
     double per_interval = t / n.ds;
-    r.step_time_s = (per_interval >= lo / 1.25 && per_interval <= hi * 1.25) ? per_interval : stamped;
+    r.step_time_s = (per_interval >= lo / 1.25 && per_interval <= hi * 1.25) ? std::optional<double>(per_interval)
+                                                                             : std::nullopt;
   } else if (t * kFactor < lo && t * kFactor < median) {
     r.step_time_s = stamped;
   } else {

@@ -323,6 +323,12 @@ TEST(ProgressScan, StampsThatContradictAPrintedTimeByFarTimeTheStep) {
   ProgressReport a = ScanProgress(interval, vocabulary_only);
   ASSERT_TRUE(a.step_time_s);
   EXPECT_NEAR(*a.step_time_s, 450.2 / 500, 1e-9);
+  // Too long for a step and not the interval's length either: withheld.
+  std::vector<std::string> neither;
+  for (int i = 1; i <= 3; ++i)
+    neither.push_back(StrFormat("[2024-03-01 10:%02d:%02d] step %d | loss 9.1 | time 20.00s", (45 * i) / 60,
+                                (45 * i) % 60, 100 * i));
+  EXPECT_FALSE(ScanProgress(neither, vocabulary_only).step_time_s.has_value());
   // A component's time thousands of times shorter than the stamps' step.
   std::vector<std::string> component;
   for (int i = 1; i <= 3; ++i)
