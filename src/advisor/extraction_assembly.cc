@@ -281,7 +281,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     if (auto n = ToCount(v); n && *n > 0 && !list) {
       md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
     } else if (list) {
-      if (auto k = DeviceCount(v)) md.hardware.num_gpus = *k * nodes;
+      // Device ids listed on a plain python command are this machine's: a
+      // config's node count (for another launcher) does not multiply them.
+      bool local = c->precedence == kCommand && spec.launcher == "python" && !spec.nnodes && !l.sbatch_nodes;
+      if (auto k = DeviceCount(v)) md.hardware.num_gpus = *k * (local ? 1 : nodes);
+      if (local) md.hardware.num_nodes = 1;
     }
     if (md.hardware.num_gpus)
       note("hardware.num_gpus", *c);

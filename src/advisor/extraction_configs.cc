@@ -434,7 +434,26 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   }
   ReadRegistryEntries(st, spec);
   if (!entry.empty()) ReadNamedSections(st, spec, entry);
-  for (const auto& [k, v] : spec.overrides) {
+  // An nargs='+' option's values on the command line (`--devices cuda:0 cuda:1
+  // cuda:2`): the launch parser keeps the first; the rest follow it as bare words.
+  std::map<std::string, std::string> nargs_values;
+  {
+    std::string opt;
+    for (const auto& a : spec.args) {
+      if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
+        size_t body = a.find_first_not_of('-');
+        opt = body == std::string::npos || a.find('=') != std::string::npos ? "" : a.substr(body);
+        std::replace(opt.begin(), opt.end(), '-', '_');
+        if (!st.nargs_flags.count(opt)) opt.clear();
+      } else if (!opt.empty() && a.find('=') == std::string::npos) {
+        nargs_values[opt] += (nargs_values[opt].empty() ? "" : ",") + a;
+      }
+    }
+  }
+  for (const auto& [k0, v0] : spec.overrides) {
+    const std::string& k = k0;
+    auto many = nargs_values.find(k);
+    const std::string& v = many != nargs_values.end() && many->second.find(',') != std::string::npos ? many->second : v0;
     if (group_choices.count(k)) continue;
     if (v.size() > 2 && v.front() == '{' && v.back() == '}') {  // --hparams '{"learning_rate": 1e-4}'
       if (auto cfg = ParseConfig(v, "<command>.json"); cfg.ok()) {

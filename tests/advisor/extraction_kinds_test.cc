@@ -617,6 +617,15 @@ TEST(ExtractionKinds, SpawnedAsManyAsTheWorldSize) {
          "import argparse\np = argparse.ArgumentParser()\np.add_argument('--gpus', default='0-3')\n"
          "p.add_argument('--num_epoch', default=20)\n");
   EXPECT_EQ(r.Extract("python seg.py").hardware.num_gpus, 4);
+  // An nargs='+' device list on a plain python command: all its ids, on this
+  // machine (a config's node count for another launcher does not multiply it).
+  r.File("app/main.py",
+         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--fname', type=str)\n"
+         "p.add_argument('--devices', type=str, nargs='+', default=['cuda:0'])\n");
+  r.File("configs/pretrain.yaml", "nodes: 16\ntasks_per_node: 8\noptimization:\n  epochs: 300\n");
+  WorkloadMetadata md = r.Extract("python -m app.main --fname configs/pretrain.yaml --devices cuda:0 cuda:1 cuda:2");
+  EXPECT_EQ(md.hardware.num_gpus, 3);
+  EXPECT_EQ(md.hardware.num_nodes, 1);
 }
 
 }  // namespace
