@@ -133,6 +133,16 @@ ProgressReport ProgressScan::FinishNow() const {
   });
   // An epoch-level record's time is the epoch's: with no step, no step time.
   if (!a.line.step && a.line.epoch_as_step && time_src && !time_src->line.time_names_step) time_src = nullptr;
+  // A lone duration printed once after the anchor ("time 384.07" under a
+  // run's last record) times the run or a cell, not the step; a lone rate
+  // ("403.487 steps/sec") is the step's.
+  if (time_src && time_src != &a && time_src->index > a.index && !time_src->line.step &&
+      time_src->scanned.fields.size() == 1 && !time_src->line.time_names_step &&
+      time_src->scanned.fields[0].unit.find('/') == std::string::npos) {
+    bool repeats = false;
+    for (const Entry& e : entries_) repeats = repeats || (&e != time_src && e.line.layout == time_src->line.layout);
+    if (!repeats) time_src = nullptr;
+  }
   if (time_src) {
     r.step_time_s = time_src->line.step_time_s;
     used.insert(time_src->index);

@@ -421,5 +421,16 @@ TEST(ProgressScan, ATimeGrowingWithTheTaggersStepIsAClock) {
   EXPECT_NEAR(*r.step_time_s, 4100, 1e-6);
 }
 
+TEST(ProgressScan, ALoneDurationAfterTheRecordsTimesNoStep) {
+  // A cell's or a run's duration printed once under the last record.
+  ProgressReport r = ScanProgress({"iter 1990 | loss 0.1931 | lr 0.2", "iter 1999 | loss 0.1925 | lr 0.2", "time 384.07"});
+  EXPECT_EQ(r.step, 1999);
+  EXPECT_FALSE(r.step_time_s.has_value());
+  // A lone rate is the step's ("403.487 steps/sec" under "step = 3000, loss = 2.2").
+  ProgressReport rate = ScanProgress({"step = 2900, loss = 2.31", "step = 3000, loss = 2.20", "403.487 steps/sec"});
+  ASSERT_TRUE(rate.step_time_s);
+  EXPECT_NEAR(*rate.step_time_s, 1 / 403.487, 1e-9);
+}
+
 }  // namespace
 }  // namespace schedmate
