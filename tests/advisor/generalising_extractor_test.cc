@@ -178,6 +178,10 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   EXPECT_EQ(GuessModelType(seg).type, "segmentation");
   seg.dataset = "imagenet";
   EXPECT_EQ(GuessModelType(seg).type, "image-classification");
+  ModelTypeEvidence atari;  // an Atari game is RL data, whatever transformer learns from it
+  atari.dataset = "Breakout";
+  atari.callees = {"mingpt.model_atari.GPT"};
+  EXPECT_EQ(GuessModelType(atari).type, "reinforcement-learning");
 }
 
 // Task words inside class-style names (PPLiteSeg → seg) and in the data's
