@@ -182,6 +182,11 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   atari.dataset = "Breakout";
   atari.callees = {"mingpt.model_atari.GPT"};
   EXPECT_EQ(GuessModelType(atari).type, "reinforcement-learning");
+  ModelTypeEvidence lm;  // WikiText-103 by its short name, beside a path word for classification
+  lm.model_name = "s4";
+  lm.dataset = "wt103";
+  lm.paths = {"configs/experiment/lm/s4-wt103.yaml", "classification.py"};
+  EXPECT_EQ(GuessModelType(lm).type, "llm-pretrain");
 }
 
 // Task words inside class-style names (PPLiteSeg → seg) and in the data's
