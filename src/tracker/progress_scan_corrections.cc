@@ -107,6 +107,10 @@ void ProgressScan::DropRepeatedFinishedBars() {
   Reanchor();
 }
 
+// The newest training lines compared pairwise for nested bars (a bound on
+// the quadratic check; the outer bar that matters is near the anchor).
+constexpr size_t kBarsCompared = 128;
+
 // Nested tqdm: a bar each of whose steps lasts as long as a whole finished
 // bar of another layout that counts more ("Training: 2/2 [07:43,
 // 231.64s/epoch]" beside "Epoch 1: 994/994 [03:58, 4.17batch/s]": 231.64 s
@@ -114,7 +118,9 @@ void ProgressScan::DropRepeatedFinishedBars() {
 bool ProgressScan::IsOuterBar(const Entry& e) const {
   const ProgressLine& p = e.line;
   if (!e.scanned.has_bar || !p.step || !p.total_steps || !p.step_time_s || !(*p.step_time_s > 0)) return false;
-  for (const Entry& f : entries_) {
+  size_t n = std::min<size_t>(entries_.size(), kBarsCompared);
+  for (size_t i = 0; i < n; ++i) {
+    const Entry& f = entries_[i];
     const ProgressLine& q = f.line;
     if (!f.scanned.has_bar || q.layout == p.layout || !q.step || q.step != q.total_steps || !q.step_time_s) continue;
     if (*q.total_steps <= *p.total_steps) continue;
@@ -125,12 +131,13 @@ bool ProgressScan::IsOuterBar(const Entry& e) const {
 }
 
 bool ProgressScan::HasOuterBars() const {
-  return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return IsOuterBar(e); });
+  size_t n = std::min<size_t>(entries_.size(), kBarsCompared);
+  return std::any_of(entries_.begin(), entries_.begin() + n, [&](const Entry& e) { return IsOuterBar(e); });
 }
 
 void ProgressScan::DropOuterBars() {
   std::vector<bool> drop(entries_.size());
-  for (size_t i = 0; i < entries_.size(); ++i) drop[i] = IsOuterBar(entries_[i]);
+  for (size_t i = 0; i < std::min<size_t>(entries_.size(), kBarsCompared); ++i) drop[i] = IsOuterBar(entries_[i]);
   std::vector<Entry> kept;
   for (size_t i = 0; i < entries_.size(); ++i)
     if (!drop[i]) kept.push_back(std::move(entries_[i]));
