@@ -68,8 +68,7 @@ void PrintSplitTable(const std::vector<CaseOutcome>& outcomes, std::string& out)
     auto part = Part(outcomes, [&](const CaseOutcome& o) { return o.split == split; });
     if (part.empty()) continue;
     if (!any)
-      out += StrFormat(
-          "\nby split            cases  success  RMSRE   >2x   step  total  time  thru  unit  loss\n");
+      out += StrFormat("\nby split            cases  success  RMSRE   >2x   step  total  time  thru  unit  loss\n");
     any = true;
     TrackerEvalSummary p = Summarize(part);
     auto pct = [&](int k) { return 100.0 * k / p.cases; };

@@ -111,8 +111,8 @@ CaseOutcome EvaluateCase(const TrackerCase& c, const ProgressExtractor& extract)
   if (t.step_time_s && *t.step_time_s > 0)
     o.time_rel_error = g.step_time_s ? std::fabs(*g.step_time_s - *t.step_time_s) / *t.step_time_s : 1.0;
   if (t.step_time_s && *t.step_time_s > 0 && g.step_time_s)
-    o.time_factor = *g.step_time_s > 0 ? std::max(*g.step_time_s / *t.step_time_s, *t.step_time_s / *g.step_time_s)
-                                       : HUGE_VAL;
+    o.time_factor =
+        *g.step_time_s > 0 ? std::max(*g.step_time_s / *t.step_time_s, *t.step_time_s / *g.step_time_s) : HUGE_VAL;
   return o;
 }
 

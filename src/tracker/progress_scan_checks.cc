@@ -72,8 +72,8 @@ std::vector<ProgressScan::StampInterval> ProgressScan::StampIntervals(const Entr
 // mislabelled rate: ESPnet's iter_time, "Speed: 15.53 steps/sec" two seconds
 // apart): the stamps time the step. A stamp interval too coarse to time the
 // step leaves no step time.
-void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_src, int step_field,
-                                              ProgressReport& r, std::set<int64_t>& used) const {
+void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_src, int step_field, ProgressReport& r,
+                                              std::set<int64_t>& used) const {
   if (!r.step_time_s || !(*r.step_time_s > 0)) return;
   std::vector<StampInterval> iv = StampIntervals(a, step_field);
   // Lines flushed together (one stamp for several records) time nothing.
@@ -90,8 +90,7 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
   auto [fastest, slowest] = std::minmax_element(per_step.begin(), per_step.end());
   if (*slowest > kSpread * *fastest) return;
   double median = Median(per_step);
-  std::optional<double> stamped =
-      n.dt >= 20 * n.res ? std::optional<double>(n.dt / n.ds) : std::nullopt;
+  std::optional<double> stamped = n.dt >= 20 * n.res ? std::optional<double>(n.dt / n.ds) : std::nullopt;
   if (t > kFactor * hi && t > kFactor * median) {
     // A rate's inverse is no interval's time; a step rate far below the
     // stamps' is read as printed (fairseq's "ups=0.04" on TPUs).
@@ -100,8 +99,8 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
     // and the step counter the stamps are divided by may not count steps
     // (a sample counter beside a per-iteration time).
     double per_interval = t / n.ds;
-    r.step_time_s = (per_interval >= lo / 1.25 && per_interval <= hi * 1.25) ? std::optional<double>(per_interval)
-                                                                             : std::nullopt;
+    r.step_time_s =
+        (per_interval >= lo / 1.25 && per_interval <= hi * 1.25) ? std::optional<double>(per_interval) : std::nullopt;
   } else if (t * kFactor < lo && t * kFactor < median) {
     r.step_time_s = stamped;
   } else {

@@ -27,8 +27,7 @@ using tracker_internal::Lower;
 // within a factor 2 of the others, and — where the records are stamped —
 // as much as the stamps did. A per-step time wanders instead; a running
 // average flattens. Seconds per step over each interval, newest first.
-std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines,
-                                                 int step_field) const {
+std::vector<double> ProgressScan::ClockStepTimes(const Entry& src, std::vector<int64_t>* lines, int step_field) const {
   struct Point {
     const Entry* e;
     int64_t step;
