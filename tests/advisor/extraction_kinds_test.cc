@@ -497,7 +497,7 @@ TEST(ExtractionKinds, ADataMixtureKeyedByName) {
   Repo r("data_mixture");
   r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--config')\n");
   r.File("lm.yaml", "steps: 1000\ndata:\n  root_dir: /data/shuffled\n  sources:\n    dclm_baseline_1.0: 1.0\n");
-  EXPECT_EQ(r.Extract("python train.py --config lm.yaml").dataset, "dclm_baseline_1.0");
+  EXPECT_EQ(r.Extract("python train.py --config lm.yaml").dataset, "dclm_baseline");  // a known corpus, by its name
   r.File("sft.yaml", "dataset_mixer:\n  HuggingFaceH4/ultrachat_200k: 1.0\nnum_train_epochs: 1\n");
   EXPECT_EQ(r.Extract("python train.py --config sft.yaml").dataset, "HuggingFaceH4/ultrachat_200k");
   r.File("loss.yaml", "steps: 1000\nloss:\n  sources:\n    ce: 1.0\n");

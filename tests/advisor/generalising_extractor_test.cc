@@ -187,6 +187,11 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   lm.dataset = "wt103";
   lm.paths = {"configs/experiment/lm/s4-wt103.yaml", "classification.py"};
   EXPECT_EQ(GuessModelType(lm).type, "llm-pretrain");
+  ModelTypeEvidence corpus;  // a public pre-training corpus alone
+  corpus.dataset = "dclm_baseline_1.0";
+  EXPECT_EQ(GuessModelType(corpus).type, "llm-pretrain");
+  std::string why;
+  EXPECT_EQ(NameOf("dclm_baseline_1.0", true, &why), "dclm_baseline");  // the known corpus it starts with
 }
 
 // Task words inside class-style names (PPLiteSeg → seg) and in the data's
