@@ -334,6 +334,9 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
       if (type != g.type && s >= 2 && s > task[g.type] && (best.empty() || s > task[best])) best = type;
     if (!best.empty()) g.type = best;
   }
+  // A vision tower, a multimodal projector or VQA data beside an LLM: the LLM
+  // is the language half of a multimodal model.
+  if ((g.type == "llm-pretrain" || g.type == "llm-sft") && score["vision-language"] >= 4) g.type = "vision-language";
   if (g.type == "llm-pretrain" && (score["llm-sft"] > 0 || sft_marker > 0)) g.type = "llm-sft";
   return g;
 }

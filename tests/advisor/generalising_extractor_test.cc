@@ -187,6 +187,12 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   lm.dataset = "wt103";
   lm.paths = {"configs/experiment/lm/s4-wt103.yaml", "classification.py"};
   EXPECT_EQ(GuessModelType(lm).type, "llm-pretrain");
+  ModelTypeEvidence vlm;  // an LLM fine-tuned with a vision tower's settings beside it
+  vlm.callees = {"transformers.LlamaForCausalLM.from_pretrained", "get_peft_model", "LoraConfig"};
+  vlm.paths = {"shell/internvl2.5/finetune_lora.sh"};
+  EXPECT_EQ(GuessModelType(vlm).type, "llm-sft");
+  vlm.paths.push_back("vision_select_layer");
+  EXPECT_EQ(GuessModelType(vlm).type, "vision-language");
   ModelTypeEvidence corpus;  // a public pre-training corpus alone
   corpus.dataset = "dclm_baseline_1.0";
   EXPECT_EQ(GuessModelType(corpus).type, "llm-pretrain");
