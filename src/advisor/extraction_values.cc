@@ -100,6 +100,26 @@ const Candidate* Best(State& st, const std::string& field, bool numeric, std::st
     }
     if (!best || rank(c) > rank(*best)) best = &c;
   }
+  // A family refined by another key of the same source (arch: vit,
+  // model_name: vit_base_patch16_224): the refinement names the model. (Not
+  // a config file's stem, which adds schedule and dataset words.)
+  if (best && field == "model_name") {
+    auto fold = [](const std::string& v) {
+      std::string f;
+      for (char ch : v)
+        if (std::isalnum(static_cast<unsigned char>(ch))) f += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return f;
+    };
+    const std::string family = fold(best->value);
+    const Candidate* refined = nullptr;
+    for (const auto& [k, c] : it->second)
+      if (&c != best && named[k] && c.file == best->file && c.precedence == best->precedence && family.size() >= 3 &&
+          c.key.find('<') == std::string::npos && best->key.find('<') == std::string::npos && NameStrength(c.value) == 0 &&
+          fold(c.value).size() > family.size() && fold(c.value).rfind(family, 0) == 0 &&
+          (!refined || c.value.size() > refined->value.size()))
+        refined = &c;
+    if (refined) best = refined;
+  }
   return best;
 }
 

@@ -628,5 +628,19 @@ TEST(ExtractionKinds, SpawnedAsManyAsTheWorldSize) {
   EXPECT_EQ(md.hardware.num_nodes, 1);
 }
 
+// A family refined by another key of the same config (ARCH: vit beside
+// MODEL_NAME: vit_base_patch16_224) names the model by the refinement; a
+// wrapper class that merely starts with the family (EDVRModel) does not.
+TEST(ExtractionKinds, AFamilyRefinedBesideIt) {
+  Repo r("refined_family");
+  r.File("tools/run_net.py",
+         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--cfg', dest='cfg_file')\n");
+  r.File("configs/k400.yaml",
+         "TRAIN:\n  BATCH_SIZE: 8\nMODEL:\n  MODEL_NAME: vit_base_patch16_224\n  ARCH: vit\n");
+  EXPECT_EQ(r.Extract("python tools/run_net.py --cfg configs/k400.yaml").model_name, "vit_base_patch16_224");
+  r.File("configs/sr.yaml", "model_type: EDVRModel\nnetwork_g:\n  type: EDVR\ntrain:\n  total_iter: 600000\n");
+  EXPECT_NE(r.Extract("python tools/run_net.py --cfg configs/sr.yaml").model_name, "EDVRModel");
+}
+
 }  // namespace
 }  // namespace schedmate
