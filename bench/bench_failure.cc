@@ -32,10 +32,12 @@ const std::string& FailedLog() {
     while (written < kLogBytes) {
       block.clear();
       for (int i = 0; i < 4096; ++i) {
-        if (i % 8 == 0)
-          std::snprintf(buf, sizeof buf, "iter %lld: loss %.4f, time 251.30ms\n", (long long)++step, 2.0 + (step % 97) * 0.001);
-        else
+        if (i % 8 == 0) {
+          ++step;
+          std::snprintf(buf, sizeof buf, "iter %lld: loss %.4f, time 251.30ms\n", (long long)step, 2.0 + (step % 97) * 0.001);
+        } else {
           std::snprintf(buf, sizeof buf, "node-3:2231:2231 [%d] NCCL INFO Channel %02d/32 : 0 1 2 3 4 5 6 7\n", i % 8, i % 32);
+        }
         block += buf;
       }
       out << block;

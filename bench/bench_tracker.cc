@@ -32,8 +32,9 @@ const std::string& BigLog() {
       block.clear();
       for (int i = 0; i < 4096; ++i) {
         if (i % 8 == 0) {
+          ++step;
           std::snprintf(buf, sizeof buf, "[2024-05-01 10:00:00,000] INFO iter %lld: loss %.4f, time %.2fms, 1234.5 samples/s\n",
-                        (long long)++step, 2.0 + (step % 100) * 0.001, 250.0 + (step % 7));
+                        (long long)step, 2.0 + (step % 100) * 0.001, 250.0 + (step % 7));
         } else {
           std::snprintf(buf, sizeof buf, "node-3:2231:2231 [0] NCCL INFO Channel %02d/32 : 0 1 2 3 4 5 6 7 (noise %d)\n",
                         i % 32, i);
