@@ -128,6 +128,15 @@ void State::Set(const std::string& raw_key, const std::string& value, const std:
       break;
     }
   KeyField kf = ClassifyKey(raw);
+  // StyleGAN-family `num_fp16_res: 4` (sr_num_fp16_res, d_num_fp16_res): the
+  // highest resolutions compute in float16 when the count is positive.
+  if (std::vector<std::string> w = KeyWords(LastSegment(key));
+      kf.field.empty() && std::find(w.begin(), w.end(), "fp16") != w.end() &&
+      std::find(w.begin(), w.end(), "res") != w.end() && std::find(w.begin(), w.end(), "num") != w.end())
+    if (auto n = ToNumber(value)) {
+      SetField("fp16", key, *n > 0 ? "true" : "false", file, line, prec, 1);
+      return;
+    }
   if (kf.field.empty() && LooksLikeEnvId(value)) {
     std::string last = LastSegment(key);
     if (last == "task" || last == "game" || last == "env_name" || last == "gym_env") {

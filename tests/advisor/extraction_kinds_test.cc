@@ -642,5 +642,17 @@ TEST(ExtractionKinds, AFamilyRefinedBesideIt) {
   EXPECT_NE(r.Extract("python tools/run_net.py --cfg configs/sr.yaml").model_name, "EDVRModel");
 }
 
+// StyleGAN-family `num_fp16_res`: a positive count of float16 resolutions is
+// mixed precision; zero is full precision.
+TEST(ExtractionKinds, Fp16ResolutionsAreMixedPrecision) {
+  Repo r("fp16_res");
+  r.File("train.py",
+         "import click\n@click.command()\n@click.option('--sr-num-fp16-res', type=int, default=4)\n"
+         "@click.option('--batch', type=int, default=32)\ndef main(**kwargs):\n    pass\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py").precision, "fp16");
+  EXPECT_EQ(r.Extract("python train.py --sr-num-fp16-res 0").precision, "fp32");
+}
+
 }  // namespace
 }  // namespace schedmate
