@@ -23,6 +23,11 @@ std::string TrackArgs(const std::string& log, const std::string& url, double tim
 
 TEST_F(CliTest, TrackPrintsWhyTheLlmDidNotAnswer) {
   std::string log = Write("train.log", kUnsureLog);
+  // The same command without an endpoint: process start-up and the embedded
+  // reading, which a busy machine slows, are not the deadline's to keep.
+  auto b0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(Exec("track " + log).code, 0);
+  double baseline = std::chrono::duration<double>(std::chrono::steady_clock::now() - b0).count();
   TricklingServer trickle(HttpChatResponse("{}"), std::chrono::milliseconds(1000));
   auto t0 = std::chrono::steady_clock::now();
   CmdResult r = Exec(TrackArgs(log, trickle.Endpoint().base_url + "/v1", 1.0));
@@ -30,7 +35,7 @@ TEST_F(CliTest, TrackPrintsWhyTheLlmDidNotAnswer) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("backend     embedded (llm timeout)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("status      ok"), std::string::npos) << r.out;
-  EXPECT_LT(s, 1.0 * 1.1 + 0.4) << "process start-up included";  // deadline + 10 % + start-up
+  EXPECT_LT(s, 1.0 * 1.1 + baseline + 0.2) << "baseline run " << baseline << " s";  // deadline + 10 % + start-up
 
   FakeChatServer huge(FakeChatServer::Fault::kHugeStreamed, 64u << 20);
   CmdResult h = Exec(TrackArgs(log, huge.Endpoint("any").base_url, 5.0));
