@@ -372,6 +372,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     // conditional (`if debug: self.train_batch_size = 8`).
     std::optional<std::string> v = st.Literal(a.value);
     if (!v) v = ArgvDefault(st, a.value);
+    if (!v && prec == kEntryDefault && a.value.kind == PyValue::Kind::kOther && a.value.text.find(" if ") != std::string::npos &&
+        a.value.text.find(" else ") != std::string::npos && a.value.text.find("lambda") == std::string::npos &&
+        st.conditional_settings.size() < 64 && ClassifyKey(a.target).field == "learning_rate")
+      st.conditional_settings.push_back({a.value.text, a.target, "", path, a.line});
     if (v && first_in_file.insert(NormalKey(a.target)).second) st.Set(a.target, *v, path, a.line, prec);
   }
   for (const auto& k : py.classes) st.bases[k.name] = k.bases;

@@ -84,6 +84,10 @@ struct State {
     int line = 0;
   };
   std::vector<FlagSetting> flag_settings;
+  // A setting the entry binds to a conditional expression over other settings
+  // (`lr = (0.002 if opts.cfg == 'stylegan2' else 0.0025) if opts.glr is None
+  // else opts.glr`): evaluated once the command and configs are read.
+  std::vector<FlagSetting> conditional_settings;  // flag holds the expression
   std::set<std::string> nargs_flags;                              // options declared nargs='+'/'*'
   std::set<std::string> base_configs;                             // Python configs with an mmengine-style _base_
   std::vector<std::string> config_paths;                          // config files read

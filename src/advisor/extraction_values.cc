@@ -186,11 +186,102 @@ const Candidate* SwitchValue(const State& st, const std::string& key) {
 // The entry's flag-switched settings (`if opt.O: opt.fp16 = True`) whose flag
 // is on once the command and configs are read; above a file's defaults, under
 // the command's own values.
+namespace {
+
+std::string TrimParens(std::string t) {
+  auto trim = [](std::string x) {
+    while (!x.empty() && std::isspace(static_cast<unsigned char>(x.front()))) x.erase(0, 1);
+    while (!x.empty() && std::isspace(static_cast<unsigned char>(x.back()))) x.pop_back();
+    return x;
+  };
+  t = trim(t);
+  while (t.size() >= 2 && t.front() == '(' && t.back() == ')') {
+    int depth = 0;
+    bool whole = true;
+    for (size_t i = 0; i < t.size(); ++i) {
+      depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+      if (depth == 0 && i + 1 < t.size()) whole = false;
+    }
+    if (!whole) break;
+    t = trim(t.substr(1, t.size() - 2));
+  }
+  return t;
+}
+
+// Where `word` occurs at parenthesis depth 0 of t, or npos.
+size_t TopLevel(const std::string& t, const std::string& word) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i + word.size() <= t.size(); ++i) {
+    char c = t[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[') ++depth;
+    else if (c == ')' || c == ']') --depth;
+    else if (depth == 0 && t.compare(i, word.size(), word) == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// A setting's value by its dotted name (opts.glr → glr); nullopt when the run sets none.
+std::optional<std::string> SettingValue(const State& st, const std::string& name) {
+  const Candidate* c = SwitchValue(st, NormalKey(name));
+  if (!c || IsUnset(c->value) || Lower(c->value) == "none") return std::nullopt;
+  return c->value;
+}
+
+bool IsDottedName(const std::string& t) {
+  return !t.empty() && !std::isdigit(static_cast<unsigned char>(t[0])) &&
+         std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+}
+
+// `A if C else B` with C one of `X is None`, `X is not None`, `X == 'lit'`,
+// `X != 'lit'` over the run's settings; leaves are numbers, quoted strings
+// or settings. nullopt when any part is beyond that.
+std::optional<std::string> EvaluateConditional(const State& st, std::string t, int depth) {
+  if (depth > 4) return std::nullopt;
+  t = TrimParens(t);
+  size_t if_at = TopLevel(t, " if ");
+  if (if_at == std::string::npos) {
+    if (ToNumber(t)) return t;
+    if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) return t.substr(1, t.size() - 2);
+    if (IsDottedName(t)) return SettingValue(st, t);
+    return std::nullopt;
+  }
+  std::string rest = t.substr(if_at + 4);
+  size_t else_at = TopLevel(rest, " else ");
+  if (else_at == std::string::npos) return std::nullopt;
+  std::string cond = TrimParens(rest.substr(0, else_at));
+  bool holds;
+  if (size_t p = cond.find(" is not None"); p != std::string::npos && p + 12 == cond.size() && IsDottedName(cond.substr(0, p))) {
+    holds = SettingValue(st, cond.substr(0, p)).has_value();
+  } else if (size_t q = cond.find(" is None"); q != std::string::npos && q + 8 == cond.size() && IsDottedName(cond.substr(0, q))) {
+    holds = !SettingValue(st, cond.substr(0, q)).has_value();
+  } else {
+    bool negated = cond.find(" != ") != std::string::npos;
+    size_t op = cond.find(negated ? " != " : " == ");
+    if (op == std::string::npos || !IsDottedName(cond.substr(0, op))) return std::nullopt;
+    std::string lit = cond.substr(op + 4);
+    if (lit.size() < 2 || (lit.front() != '\'' && lit.front() != '"') || lit.back() != lit.front()) return std::nullopt;
+    auto v = SettingValue(st, cond.substr(0, op));
+    if (!v) return std::nullopt;
+    holds = (*v == lit.substr(1, lit.size() - 2)) != negated;
+  }
+  return EvaluateConditional(st, holds ? t.substr(0, if_at) : rest.substr(else_at + 6), depth + 1);
+}
+
+}  // namespace
+
 void ApplyFlagSettings(State& st) {
   for (const auto& f : st.flag_settings) {
     const Candidate* flag = SwitchValue(st, NormalKey(f.flag));
     if (flag && IsTrue(flag->value)) st.Set(f.key, f.value, f.file, f.line, kConfig);
   }
+  for (const auto& f : st.conditional_settings)
+    if (auto v = EvaluateConditional(st, f.flag, 0); v && ToNumber(*v)) st.Set(f.key, *v, f.file, f.line, kEntryDefault);
 }
 
 }  // namespace schedmate::extraction

@@ -654,5 +654,28 @@ TEST(ExtractionKinds, Fp16ResolutionsAreMixedPrecision) {
   EXPECT_EQ(r.Extract("python train.py --sr-num-fp16-res 0").precision, "fp32");
 }
 
+// A learning rate the entry binds to a conditional expression over other
+// settings is evaluated once the command is read: the config name picks the
+// default, a rate given on the command line wins; an expression over anything
+// else is not evaluated.
+TEST(ExtractionKinds, ARateChosenByAConditionalExpression) {
+  Repo r("conditional_rate");
+  r.File("train.py",
+         "import click\nimport dnnlib\n"
+         "@click.command()\n@click.option('--cfg', type=click.Choice(['stylegan3-t', 'stylegan2']), required=True)\n"
+         "@click.option('--glr', type=float)\n@click.option('--batch', type=int, required=True)\n"
+         "def main(**kwargs):\n    opts = dnnlib.EasyDict(kwargs)\n    c = dnnlib.EasyDict()\n"
+         "    c.G_opt_kwargs = dnnlib.EasyDict(class_name='torch.optim.Adam')\n"
+         "    c.G_opt_kwargs.lr = (0.002 if opts.cfg == 'stylegan2' else 0.0025) if opts.glr is None else opts.glr\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_EQ(r.Extract("python train.py --cfg=stylegan3-t --batch=32").learning_rate, 0.0025);
+  EXPECT_EQ(r.Extract("python train.py --cfg=stylegan2 --batch=32").learning_rate, 0.002);
+  EXPECT_EQ(r.Extract("python train.py --cfg=stylegan2 --batch=32 --glr=0.001").learning_rate, 0.001);
+  r.File("other.py",
+         "def main():\n    lr = 0.1 if torch.cuda.device_count() > 1 else 0.01\n"
+         "if __name__ == '__main__':\n    main()\n");
+  EXPECT_FALSE(r.Extract("python other.py").learning_rate.has_value());
+}
+
 }  // namespace
 }  // namespace schedmate
