@@ -504,10 +504,18 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       continue;
     }
     if (last == "load_dataset" && !c.args.empty()) {
+      // load_dataset(..., split="validation"): evaluation data, not the run's.
+      const PyValue* split = c.Kwarg("split");
+      std::string sp = split && split->kind == PyValue::Kind::kString ? Lower(split->text) : "";
+      if (sp.find("train") == std::string::npos &&
+          (sp.find("val") != std::string::npos || sp.find("test") != std::string::npos ||
+           sp.find("dev") != std::string::npos || sp.find("eval") != std::string::npos))
+        continue;
       if (auto v = st.Literal(c.args[0])) {
         std::string name = *v;
         if (name != "json" && name != "csv" && name != "text" && name != "parquet" && name != "imagefolder") {
-          if (c.args.size() > 1)
+          // A hub id's configuration (`"org/data", "triplet"`) is no part of its name.
+          if (c.args.size() > 1 && name.find('/') == std::string::npos)
             if (auto sub = st.Literal(c.args[1])) name += "/" + *sub;
           st.SetField("dataset", "load_dataset", name, path, c.line, prec, 2);
         }

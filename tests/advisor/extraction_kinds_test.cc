@@ -677,5 +677,18 @@ TEST(ExtractionKinds, ARateChosenByAConditionalExpression) {
   EXPECT_FALSE(r.Extract("python other.py").learning_rate.has_value());
 }
 
+// load_dataset's evaluation splits are not the run's data, and a hub id's
+// configuration is no part of its name; a bare builder keeps its config.
+TEST(ExtractionKinds, LoadDatasetSplitsAndConfigs) {
+  Repo r("load_dataset");
+  r.File("train.py",
+         "from datasets import load_dataset\n"
+         "train = load_dataset('sentence-transformers/all-nli', 'triplet', split='train')\n"
+         "dev = load_dataset('sentence-transformers/stsb', split='validation')\n");
+  EXPECT_EQ(r.Extract("python train.py").dataset, "sentence-transformers/all-nli");
+  r.File("glue.py", "from datasets import load_dataset\nraw = load_dataset('glue', 'mrpc')\n");
+  EXPECT_EQ(r.Extract("python glue.py").dataset, "glue/mrpc");
+}
+
 }  // namespace
 }  // namespace schedmate
