@@ -161,7 +161,7 @@ KeyField Dataset(const Words& w, const Words& parent_last, bool data_root) {
       Is(w, {"train", "path"}) || Is(w, {"data", "files"}) || Is(w, {"train", "files"}) || Is(w, {"dataset", "root"}) ||
       Is(w, {"training", "files"}) || Is(w, {"train", "filelist"}) || Is(w, {"training", "file"}) ||
       Is(w, {"train", "manifest"}) || Is(w, {"train", "jsonl"}) || Is(w, {"train", "dataset", "path"}) ||
-      Is(w, {"training", "dataset", "path"}))
+      Is(w, {"training", "dataset", "path"}) || Is(w, {"data", "local"}))  // streaming data_local
     return {"dataset", 2};
   // Reinforcement learning trains on an environment.
   if (Is(w, {"env", "id"}) || Is(w, {"env"}) || Is(w, {"env", "name"}) || Is(w, {"environment"}) ||

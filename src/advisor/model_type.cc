@@ -330,8 +330,11 @@ ModelTypeGuess GuessModelType(const ModelTypeEvidence& e) {
   // task (mnli, squad, ade20k, kinetics, textdet), the task wins.
   if (g.type == "image-classification" || g.type == "language-modeling") {
     std::string best;
+    // (Pre-training text, c4 or wikipedia, is an encoder's masked-LM data too: no LLM task.)
     for (const auto& [type, s] : task)
-      if (type != g.type && s >= 2 && s > task[g.type] && (best.empty() || s > task[best])) best = type;
+      if (type != g.type && type != "llm-pretrain" && type != "llm-sft" && s >= 2 && s > task[g.type] &&
+          (best.empty() || s > task[best]))
+        best = type;
     if (!best.empty()) g.type = best;
   }
   // A vision tower, a multimodal projector or VQA data beside an LLM: the LLM

@@ -461,6 +461,7 @@ TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(ClassifyKey("solver.dataset.generate.batch_size").field, "");
   EXPECT_EQ(ClassifyKey("audio_encoder_per_device_batch_size").field, "");
   EXPECT_EQ(ClassifyKey("solver.dataset.batch_size").field, "batch_size");
+  EXPECT_EQ(ClassifyKey("variables.data_local").field, "dataset");  // a streaming dataset's local copy
   EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
   Repo r("schedule_length");
   r.File("tools/train.py",

@@ -172,6 +172,11 @@ TEST(ModelType, TheDataTaskWinsOverABackbone) {
   EXPECT_EQ(GuessModelType(glue).type, "question-answering");
   glue.dataset = "";
   EXPECT_EQ(GuessModelType(glue).type, "language-modeling");
+  ModelTypeEvidence mlm;  // pre-training text is an encoder's masked-LM data: no LLM task
+  mlm.model_name = "bert-base-uncased";
+  mlm.dataset = "my-copy-c4";
+  mlm.callees = {"transformers.BertForMaskedLM"};
+  EXPECT_EQ(GuessModelType(mlm).type, "language-modeling");
   ModelTypeEvidence seg;
   seg.model_name = "resnet50dilated";
   seg.dataset = "ade20k";
