@@ -302,6 +302,9 @@ KeyField ClassifyKey(std::string_view key) {
       if ((k.field == "steps" || k.field == "epochs") && k.specificity > 0 &&
           HasAny(parent_words, {"scheduler", "schedulers", "sched", "learningrate", "lr", "optimizer", "optim"}))
         k.specificity = 0;
+      // A part's class (model.encoder._target_: ConvASREncoder) is not the model's name.
+      if (k.field == "model_name" && HasAny(parent_last, {"encoder", "decoder", "backbone", "neck", "head", "heads"}))
+        return {};
       // One part's rate (backbone_training.lr_configs.base_learning_rate, head.lr)
       // yields to the run's own rate where both are set.
       if (k.field == "learning_rate" && k.specificity > 0 &&

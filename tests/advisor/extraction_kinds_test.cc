@@ -462,6 +462,10 @@ TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(ClassifyKey("audio_encoder_per_device_batch_size").field, "");
   EXPECT_EQ(ClassifyKey("solver.dataset.batch_size").field, "batch_size");
   EXPECT_EQ(ClassifyKey("variables.data_local").field, "dataset");  // a streaming dataset's local copy
+  // A part's class names the part, not the model.
+  EXPECT_EQ(ClassifyKey("model.encoder._target_").field, "");
+  EXPECT_EQ(ClassifyKey("model.backbone.type").field, "");
+  EXPECT_EQ(ClassifyKey("model._target_").field, "model_name");
   EXPECT_GT(ClassifyKey("max_epochs").specificity, 0);
   Repo r("schedule_length");
   r.File("tools/train.py",
