@@ -111,13 +111,23 @@ void ProgressScan::DropRepeatedFinishedBars() {
 // the quadratic check; the outer bar that matters is near the anchor).
 constexpr size_t kBarsCompared = 128;
 
-// Nested tqdm: a bar each of whose steps lasts as long as a whole finished
-// bar of another layout that counts more ("Training: 2/2 [07:43,
+// Nested tqdm: a bar naming epochs each of whose steps lasts as long as a
+// whole finished bar of another layout that counts more ("Training: 2/2 [07:43,
 // 231.64s/epoch]" beside "Epoch 1: 994/994 [03:58, 4.17batch/s]": 231.64 s
 // against 994 / 4.17 = 238 s) counts those bars — epochs — not the steps.
+// The outer bar must also say it counts epochs (its unit or description):
+// a training step that holds a whole bar of something else (an RL step's
+// "Processed prompts: 512/512", a data pass) counts training steps.
 bool ProgressScan::IsOuterBar(const Entry& e) const {
   const ProgressLine& p = e.line;
   if (!e.scanned.has_bar || !p.step || !p.total_steps || !p.step_time_s || !(*p.step_time_s > 0)) return false;
+  const auto& words = e.scanned.words;
+  const auto& fields = e.scanned.fields;
+  bool names_epochs =
+      std::any_of(words.begin(), words.end(), [](const std::string& w) { return w == "epoch" || w == "epochs"; }) ||
+      std::any_of(fields.begin(), fields.end(),
+                  [](const ScannedField& f) { return f.unit.find("epoch") != std::string::npos; });
+  if (!names_epochs) return false;
   size_t n = std::min<size_t>(entries_.size(), kBarsCompared);
   for (size_t i = 0; i < n; ++i) {
     const Entry& f = entries_[i];

@@ -391,6 +391,27 @@ TEST(ProgressScan, AnOuterBarWhoseStepLastsAWholeInnerBarCountsEpochs) {
   EXPECT_EQ(alone.step, 98);
 }
 
+TEST(ProgressScan, ABarFinishedInsideEachTrainingStepIsNotTheInnerBar) {
+  // Online RL: a generation bar finishes inside every 60 s training step. The
+  // training bar counts steps, not epochs, and stays the record.
+  std::vector<std::string> lines;
+  for (int s = 28; s <= 32; ++s) {
+    lines.push_back("Processed prompts: 100%|██████████| 512/512 [00:50<00:00, 10.24it/s, est. speed input: 1500.00 toks/s]");
+    lines.push_back(" 11%|█▏        | " + std::to_string(s) + "/250 [28:00<3:38:00, 60.00s/it]");
+  }
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 32);
+  EXPECT_EQ(r.total_steps, 250);
+  ASSERT_TRUE(r.step_time_s);
+  EXPECT_NEAR(*r.step_time_s, 60.0, 1e-9);
+  // A finished data pass before a slow training bar: the same.
+  ProgressReport e = ScanProgress({"Epoch 0: 100%|██████████| 500/500 [01:59<00:00, 4.20it/s]",
+                                   "Training:   1%|▏         | 2/300 [04:01<9:58:00, 120.50s/it]",
+                                   "Training:   1%|▏         | 3/300 [06:01<9:56:00, 120.50s/it]"});
+  EXPECT_EQ(e.step, 3);
+  EXPECT_EQ(e.total_steps, 300);
+}
+
 TEST(ProgressScan, AStepTimeTheCountedStepsCouldNotHaveTakenIsWithheld) {
   // 8.8 hours a step over 4,800 steps is five years: an estimate, no step time.
   std::vector<std::string> lines;
