@@ -82,8 +82,12 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
   double t = *r.step_time_s;
   double lo = std::max(0.0, n.dt - n.res) / n.ds, hi = (n.dt + n.res) / n.ds;
   std::vector<double> per_step;
-  for (const auto& i : iv)
+  for (const auto& i : iv) {
+    // Records that share a stamp were written out together: the stamps
+    // time the flushes, not the steps between them.
+    if (i.ds > 0 && i.dt <= i.res) return;
     if (i.ds > 0 && i.dt >= 20 * i.res) per_step.push_back(i.dt / i.ds);
+  }
   if (per_step.empty()) return;
   // Stamps that disagree among themselves (records stamped in bursts as a
   // block-buffered pipe is read, erratic data loading) time nothing.

@@ -361,6 +361,15 @@ TEST(ProgressScan, StampsThatContradictAPrintedTimeByFarTimeTheStep) {
   ProgressReport e = ScanProgress(bursts, vocabulary_only);
   ASSERT_TRUE(e.step_time_s);
   EXPECT_NEAR(*e.step_time_s, 0.5, 1e-12);
+  // Bursts of 20 records under one stamp every 20 s, the newest burst one
+  // record: the intervals between bursts agree, but they time the flushes.
+  std::vector<std::string> flushed;
+  for (int step = 1; step <= 61; ++step)
+    flushed.push_back(StrFormat("2026-01-01 10:%02d:%02d.000 | step %d | loss 2.0 | time 1.00s", ((step - 1) / 20) * 20 / 60,
+                                ((step - 1) / 20) * 20 % 60, step));
+  ProgressReport f = ScanProgress(flushed, vocabulary_only);
+  ASSERT_TRUE(f.step_time_s);
+  EXPECT_NEAR(*f.step_time_s, 1.0, 1e-12);
 }
 
 TEST(ProgressScan, TheFinerOfAClockAndAStampTimesTheRecords) {
