@@ -460,6 +460,11 @@ TEST(ProgressScan, ALoneDurationAfterTheRecordsTimesNoStep) {
   ProgressReport rate = ScanProgress({"step = 2900, loss = 2.31", "step = 3000, loss = 2.20", "403.487 steps/sec"});
   ASSERT_TRUE(rate.step_time_s);
   EXPECT_NEAR(*rate.step_time_s, 1 / 403.487, 1e-9);
+  // A rate named by its key rather than its unit is the step's too.
+  ProgressReport keyed = ScanProgress({"INFO:tensorflow:loss = 2.31, step = 0", "INFO:tensorflow:loss = 1.92, step = 100",
+                                       "INFO:tensorflow:global_step/sec: 4.56"});
+  ASSERT_TRUE(keyed.step_time_s);
+  EXPECT_NEAR(*keyed.step_time_s, 1 / 4.56, 1e-9);
 }
 
 }  // namespace
