@@ -99,6 +99,16 @@ TEST(RootCause, MisleadingCases) {
                                      "  (CUDA_ERROR_ECC_UNCORRECTABLE): uncorrectable ECC error encountered"}));
   EXPECT_EQ(cont.diagnosis.root_cause_line_index, 0);
   EXPECT_EQ(cont.signature_id, "gpu.ecc");
+  // SLURM's cancel message for a preempted job is the root, not the
+  // SIGTERM the workers then receive.
+  auto preempted = DiagnoseWindow(Window({
+      "Epoch 3 step 1200 loss 1.31",
+      "slurmstepd: error: *** JOB 4567 ON node017 CANCELLED AT 2026-01-01T10:00:00 DUE TO PREEMPTION ***",
+      "torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down "
+      "workers"}));
+  EXPECT_EQ(preempted.signature_id, "node.preempt");
+  EXPECT_EQ(preempted.diagnosis.faulty_component, "node");
+  EXPECT_EQ(preempted.diagnosis.root_cause_line_index, 1);
   auto nothing = DiagnoseWindow(Window({"epoch 3 done", "saving checkpoint"}));
   EXPECT_EQ(nothing.diagnosis.error_type, E::kUnknown);
   EXPECT_FALSE(nothing.diagnosis.root_cause_line_index.has_value());
