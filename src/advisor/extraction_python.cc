@@ -478,8 +478,16 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     // setting says (k2/lhotse recipes), not one per visible GPU.
     if (near_entry &&
         (c.callee == "mp.spawn" || c.callee == "torch.multiprocessing.spawn" || c.callee == "multiprocessing.spawn")) {
+      // A world size the file itself binds to device_count() (the PyTorch DDP
+      // tutorial: world_size = torch.cuda.device_count()) is one per GPU too.
       const PyValue* n = c.Kwarg("nprocs");
-      if (!n || n->text.find("world_size") == std::string::npos) st.spawns_per_gpu = true;
+      bool from_devices = false;
+      if (n)
+        for (const auto& a : py.assigns)
+          if (a.origin == PyAssign::Origin::kAssign && a.target == n->text &&
+              a.value.text.find("device_count") != std::string::npos)
+            from_devices = true;
+      if (!n || n->text.find("world_size") == std::string::npos || from_devices) st.spawns_per_gpu = true;
     }
     if (last == "from_pretrained" && !c.args.empty()) {
       if (auto v = st.Literal(c.args[0])) {

@@ -614,6 +614,30 @@ TEST(ExtractionKinds, SpawnedAsManyAsTheWorldSize) {
          "def main():\n    mp.spawn(run, nprocs=torch.cuda.device_count())\n"
          "if __name__ == '__main__':\n    main()\n");
   EXPECT_FALSE(r.Extract("python per_gpu.py").hardware.num_gpus.has_value());
+}
+
+TEST(ExtractionKinds, AWorldSizeTakenFromTheDeviceCountIsOnePerGpu) {
+  // The PyTorch DDP tutorial: the file binds world_size to device_count(), so
+  // nprocs=world_size is one process per visible GPU (unresolved), not 1.
+  Repo r("spawn_device_count");
+  r.File("train.py",
+         "import torch\nimport torch.multiprocessing as mp\n"
+         "def train(rank, world_size):\n    pass\n"
+         "if __name__ == '__main__':\n    world_size = torch.cuda.device_count()\n"
+         "    mp.spawn(train, args=(world_size,), nprocs=world_size, join=True)\n");
+  EXPECT_FALSE(r.Extract("python train.py").hardware.num_gpus.has_value());
+  r.File("args.py",
+         "import argparse\nimport torch\nimport torch.multiprocessing as mp\n"
+         "def main_worker(rank, args):\n    pass\n"
+         "if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n"
+         "    parser.add_argument('--world_size', type=int, default=1)\n"
+         "    args = parser.parse_args()\n    args.world_size = torch.cuda.device_count()\n"
+         "    mp.spawn(main_worker, nprocs=args.world_size, args=(args,))\n");
+  EXPECT_FALSE(r.Extract("python args.py").hardware.num_gpus.has_value());
+}
+
+TEST(ExtractionKinds, DeviceIdRanges) {
+  Repo r("spawn_ranges");
   // A range of device ids.
   EXPECT_EQ(DeviceCount("0-3"), 4);
   EXPECT_EQ(DeviceCount("0,2-3"), 3);
