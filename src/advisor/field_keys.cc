@@ -292,8 +292,11 @@ KeyField ClassifyKey(std::string_view key) {
       !HasAny(parent_words, {"trainer", "engine", "runner", "logging", "wandb"}))
     return {"dataset", 1};  // GLUE-style task names
   if (Is(w, {"problem"}) || Is(w, {"problems"})) return {"dataset", 2};  // tensor2tensor: --problem
-  // yacs/HRNet-style TRAIN.END_EPOCH (beside BEGIN_EPOCH 0) is the run's budget; other `end` keys are not.
-  if (Is(w, {"end", "epoch"})) return {"epochs", 2};
+  // yacs/HRNet-style TRAIN.END_EPOCH (beside BEGIN_EPOCH 0) is the run's budget, under a
+  // train section only: another section's end_epoch (mixup.end_epoch: when an
+  // augmentation stops) is not, nor are other `end` keys.
+  if (Is(w, {"end", "epoch"}) && (Is(parent_last, {"train"}) || Is(parent_last, {"training"})))
+    return {"epochs", 2};
   if (NotTheRunsValue(w)) return {};
   for (KeyField k : {Batch(w), Steps(w), Epochs(w), LearningRate(w), ModelName(w, parent_last), Dataset(w, parent_last, data_root)})
     if (!k.field.empty()) {

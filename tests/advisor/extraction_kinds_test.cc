@@ -449,6 +449,19 @@ TEST(ExtractionKinds, ATpuRunHasNoGpuCount) {
 
 // A learning-rate schedule's own length yields to the run's budget in the
 // same config (`epoch: 80` beside a cosine schedule's `max_epochs: 96`).
+// END_EPOCH is the budget under a train section only (yacs TRAIN.END_EPOCH);
+// an augmentation's end_epoch (mixup stops at 90) is not the run's 100 epochs.
+TEST(ExtractionKinds, AnotherSectionsEndEpochIsNotTheBudget) {
+  EXPECT_EQ(ClassifyKey("TRAIN.END_EPOCH").field, "epochs");
+  EXPECT_EQ(ClassifyKey("mixup.end_epoch").field, "");
+  Repo r("mixup_end_epoch");
+  r.File("train.py",
+         "import argparse, yaml\np = argparse.ArgumentParser()\np.add_argument('--config')\n"
+         "args = p.parse_args()\ncfg = yaml.safe_load(open(args.config))\n");
+  r.File("configs/run.yaml", "epochs: 100\nlr: 0.1\nbatch_size: 64\nmixup:\n  alpha: 0.2\n  end_epoch: 90\n");
+  EXPECT_EQ(r.Extract("python train.py --config configs/run.yaml").training_iterations, 100);
+}
+
 TEST(ExtractionKinds, AScheduleLengthYieldsToTheRunsBudget) {
   EXPECT_EQ(ClassifyKey("learningrate.schedulers.0.max_epochs").specificity, 0);
   EXPECT_EQ(ClassifyKey("TRAIN.END_EPOCH").field, "epochs");  // yacs, beside BEGIN_EPOCH
