@@ -240,10 +240,16 @@ std::optional<std::string> DefaultConfigJoined(const PyCall& c) {
 
 // `os.path.join(config_dir, "default" + ext)` / `join(d, "default.yaml")`
 // with a directory that is not the file's own: the code merges a default
-// config from the directories of the config it is given.
+// config from the directories of the config it is given. The directory must
+// come from the config's path (config_path, cfg_dir, dirname(args.config)):
+// a join under another directory (args.out) is not one of the config's.
 bool JoinsDefaultToAConfigDirectory(const PyCall& c) {
   if (LastSegment(c.callee) != "join" || c.args.size() != 2 || IsOwnDirectory(c.args[0]) ||
       c.args[0].kind == PyValue::Kind::kString)
+    return false;
+  std::string dir = Lower(c.args[0].text);
+  if (dir.find("config") == std::string::npos && dir.find("cfg") == std::string::npos &&
+      dir.find("conf") == std::string::npos)
     return false;
   const PyValue& tail = c.args[1];
   if (tail.kind == PyValue::Kind::kString)
@@ -451,7 +457,8 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
         c.args[0].kind == PyValue::Kind::kString &&
         (EndsWith(c.args[0].text, ".yaml") || EndsWith(c.args[0].text, ".yml")))
       st.code_configs.emplace_back(c.args[0].text, path);  // a base config the code loads itself
-    if (JoinsDefaultToAConfigDirectory(c)) st.config_dir_defaults = true;
+    // A join inside a write-mode open (open(join(d, "default.yaml"), "w")) is an output.
+    if (JoinsDefaultToAConfigDirectory(c) && !InsideWriteOpen(c, written)) st.config_dir_defaults = true;
     if (auto rel = DefaultConfigJoined(c); rel && !InsideWriteOpen(c, written))
       st.own_dir_configs.emplace_back(*rel, path);
     if (last.rfind("DEFINE_", 0) == 0 && c.args.size() >= 2 && c.args[0].kind == PyValue::Kind::kString) {

@@ -404,6 +404,22 @@ TEST(ExtractionKinds, TyroSubcommandPicksANamedConfig) {
 // sits on those defaults, the nearer directory's over the farther. Without
 // that code, a default.yaml beside the config is not read. A BatchNorm
 // recalibration batch (reset_bn_batch_size) is not the run's batch.
+// A default.yaml the code writes (open(os.path.join(args.out, "default.yaml"),
+// "w")) is an output: the config's directories' defaults are not read.
+TEST(ExtractionKinds, AWrittenDefaultIsNoConfigDirectorysDefault) {
+  Repo r("written_default");
+  r.File("train.py",
+         "import argparse, os, yaml\np = argparse.ArgumentParser()\np.add_argument('--config', required=True)\n"
+         "p.add_argument('--out', default='runs')\na = p.parse_args()\ncfg = yaml.safe_load(open(a.config))\n"
+         "with open(os.path.join(a.out, 'default.yaml'), 'w') as f:\n    yaml.safe_dump(cfg, f)\n");
+  r.File("configs/default.yaml", "epochs: 300\nbatch_size: 512\n");
+  r.File("configs/cifar/resnet.yaml", "lr: 0.1\n");
+  WorkloadMetadata md = r.Extract("python train.py --config configs/cifar/resnet.yaml");
+  EXPECT_FALSE(md.training_iterations.has_value());
+  EXPECT_FALSE(md.batch_size.has_value());
+  EXPECT_EQ(md.learning_rate, 0.1);
+}
+
 TEST(ExtractionKinds, DefaultsOfAConfigsDirectories) {
   Repo r("config_dir_defaults");
   r.File("setup_exp.py",
