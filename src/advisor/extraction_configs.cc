@@ -91,6 +91,17 @@ void ReadYaml(State& st, const std::string& path, const std::string& text, int p
         if (!parent.empty() && parent != "data" && parent != "dataset" && parent != "train_data") continue;
         std::string name = e.key.substr(at + std::string(mix).size());
         if (name.empty()) continue;
+        // The generic `sources`/`mixture` sections (a mixture of experts'
+        // mixture: {num_experts: 8, top_k: 2}) count only when keyed by data
+        // names (a lexicon data word or an org/name id) with every value a weight.
+        if (std::string(mix) == "sources." || std::string(mix) == "mixture.") {
+          if (name.find('/') == std::string::npos && LexiconPrefix("data", name).empty()) continue;
+          std::string section = e.key.substr(0, at + std::string(mix).size());
+          bool weights = std::all_of(cfg->entries.begin(), cfg->entries.end(), [&](const auto& o) {
+            return o.key.rfind(section, 0) != 0 || ToNumber(o.value).has_value();
+          });
+          if (!weights) continue;
+        }
         st.SetField("dataset", "<data mixture>", name, path, e.line, prec, 1);
         named_dataset = true;
         break;

@@ -538,6 +538,20 @@ TEST(ExtractionKinds, ADataMixtureKeyedByName) {
   EXPECT_FALSE(r.Extract("python train.py --config loss.yaml").dataset.has_value());
 }
 
+// A mixture of experts' section (mixture: {num_experts: 8, top_k: 2}) or a
+// loader's settings under sources are no data mixture: the generic sections
+// need data names keyed to weights.
+TEST(ExtractionKinds, AnExpertMixtureIsNoDataMixture) {
+  Repo r("moe_mixture");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--config')\n");
+  r.File("moe.yaml", "mixture:\n  num_experts: 8\n  top_k: 2\nlr: 0.001\n");
+  EXPECT_FALSE(r.Extract("python train.py --config moe.yaml").dataset.has_value());
+  r.File("gmm.yaml", "data:\n  path: /data/points\n  sources:\n    num_workers: 4\nlr: 0.001\n");
+  EXPECT_NE(r.Extract("python train.py --config gmm.yaml").dataset, "num_workers");  // data.path names it
+  r.File("lm.yaml", "data:\n  sources:\n    fineweb: 0.7\n    org/code-corpus: 0.3\n");
+  EXPECT_EQ(r.Extract("python train.py --config lm.yaml").dataset, "fineweb");
+}
+
 // A wrapper that finds its own directory with `$(cd `dirname $0`; pwd)` or
 // `$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)` names its own config beside
 // it, not another recipe's file of the same name.
