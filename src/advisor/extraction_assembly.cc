@@ -67,8 +67,12 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   }
   // A CLI's first bare word that is a model family exactly (`python -m spinup.run ppo`,
   // `train.py sac --env X`): the algorithm or model the run trains.
-  if (!md.model_name && !spec.positional.empty()) {
-    const std::string& w = spec.positional[0];
+  // Words owned by an nargs='+' option (`--baselines ppo sac`) are its values, not bare words.
+  std::set<std::string> owned = NargsOwnedWords(st, spec.args);
+  auto bare = std::find_if(spec.positional.begin(), spec.positional.end(),
+                           [&](const std::string& p) { return !owned.count(p); });
+  if (!md.model_name && bare != spec.positional.end()) {
+    const std::string& w = *bare;
     if (w.size() >= 3 && w.find_first_of("/.=:") == std::string::npos && LexiconWordExact("name", w) == Lower(w)) {
       md.model_name = w;
       md.sources.push_back({"model_name", "<command>", 0, "<first bare word>"});

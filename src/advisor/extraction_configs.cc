@@ -484,18 +484,7 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
   }
   // Bare words bind to the script's positional arguments in order (`main.py /path/to/imagenet`).
   // Words after an nargs='+' option belong to it (`--methods simclr byol`).
-  std::set<std::string> owned;
-  std::string last_opt;
-  for (const auto& a : spec.args) {
-    if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
-      size_t body = a.find_first_not_of('-');
-      last_opt = body == std::string::npos ? "" : a.substr(body);
-      last_opt = last_opt.substr(0, last_opt.find('='));
-      std::replace(last_opt.begin(), last_opt.end(), '-', '_');
-    } else if (st.nargs_flags.count(last_opt)) {
-      owned.insert(a);
-    }
-  }
+  std::set<std::string> owned = NargsOwnedWords(st, spec.args);
   size_t next = 0;
   for (const auto& p : spec.positional) {
     if (owned.count(p) || ResolvePath(st, p, near, true)) continue;  // an option's list item; a config file, read above

@@ -290,6 +290,8 @@ bool InsideWriteOpen(const PyCall& join, const std::vector<std::pair<int, std::s
 // Only in a file that builds such a CLI, and only when an entry has that name.
 void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& py) {
   if (st.subcommand.empty()) return;
+  // A value of an nargs='+' option (`--baselines ppo sac`) picks no entry.
+  if (NargsOwnedWords(st, st.command_args).count(st.subcommand)) return;
   bool cli = std::any_of(py.calls.begin(), py.calls.end(), [](const PyCall& c) {
     std::string last = LastSegment(c.callee);
     return last == "subcommand_type_from_defaults" || last == "subcommand_cli_from_dict" ||

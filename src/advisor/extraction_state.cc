@@ -320,4 +320,20 @@ std::string StripConfigArg(const std::string& v) {
   return p == std::string::npos ? v : v.substr(0, p + 3);
 }
 
+std::set<std::string> NargsOwnedWords(const State& st, const std::vector<std::string>& args) {
+  std::set<std::string> owned;
+  std::string last_opt;
+  for (const auto& a : args) {
+    if (a.size() > 1 && a[0] == '-' && !std::isdigit(static_cast<unsigned char>(a[1]))) {
+      size_t body = a.find_first_not_of('-');
+      last_opt = body == std::string::npos ? "" : a.substr(body);
+      last_opt = last_opt.substr(0, last_opt.find('='));
+      std::replace(last_opt.begin(), last_opt.end(), '-', '_');
+    } else if (st.nargs_flags.count(last_opt)) {
+      owned.insert(a);
+    }
+  }
+  return owned;
+}
+
 }  // namespace schedmate::extraction

@@ -98,6 +98,7 @@ struct State {
   // command's first bare word, and per file the lines of the chosen entry's
   // value and of its siblings' values.
   std::string subcommand;
+  std::vector<std::string> command_args;  // the command's arguments after the entry, in order
   // The code joins "default" + a config's extension to a directory it walks
   // (`os.path.join(config_dir, "default" + ext)`): a named config sits on the
   // default.<ext> files of its directory and the directories above it.
@@ -142,6 +143,10 @@ std::optional<std::string> ResolvePath(const State& st, const std::string& value
 std::vector<std::string> ModuleFiles(const std::string& module, const std::string& from_file, const std::string& cwd);
 // ml_collections: `configs/x.py:gpu8` is the file configs/x.py called with "gpu8".
 std::string StripConfigArg(const std::string& v);
+
+// The bare words of `args` that follow an option declared nargs='+'/'*'
+// (`--methods simclr byol`): that option's values, not positionals.
+std::set<std::string> NargsOwnedWords(const State& st, const std::vector<std::string>& args);
 
 }  // namespace schedmate::extraction
 

@@ -108,6 +108,7 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
     for (const char* f : {"main", "train", "cli_main", "run", "entrypoint", "finetune", "fit"})
       st.entry_functions.insert(f);
   if (!l.spec.positional.empty()) st.subcommand = l.spec.positional[0];
+  st.command_args = l.spec.args;
   HydraMain hydra = ReadPythonSources(st, entry, options);
   LibraryDefaults(st);
   ReadConfigsAndOverrides(st, l, entry, hydra);

@@ -762,5 +762,18 @@ TEST(ExtractionKinds, LoadDatasetSplitsAndConfigs) {
   EXPECT_EQ(r.Extract("python glue.py").dataset, "glue/mrpc");
 }
 
+// The values of an nargs='+' option (`--baselines ppo sac`) are not the
+// command's first bare word: they name no model (a bare word still does).
+TEST(ExtractionKinds, AnNargsOptionsValuesAreNoBareWord) {
+  Repo r("nargs_bare_word");
+  r.File("train.py",
+         "import argparse\nimport gym\np = argparse.ArgumentParser()\n"
+         "p.add_argument('--env', default='HalfCheetah-v4')\n"
+         "p.add_argument('--baselines', nargs='+', default=[])\n"
+         "p.add_argument('--steps', type=int, default=100000)\na = p.parse_args()\nenv = gym.make(a.env)\n");
+  EXPECT_NE(r.Extract("python train.py --baselines ppo sac --env Hopper-v4").model_name, "sac");
+  EXPECT_NE(r.Extract("python train.py --baselines ppo sac --env Hopper-v4").model_name, "ppo");
+}
+
 }  // namespace
 }  // namespace schedmate
