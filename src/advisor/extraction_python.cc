@@ -305,8 +305,24 @@ void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& 
     if (!tables.count(e.container)) continue;
     (e.key == st.subcommand ? st.chosen_entry : st.other_entries)[path].emplace_back(e.line, e.end_line);
   }
-  if (!tables.empty())  // the subcommand is the name the repository gives that configuration
-    st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
+  // The subcommand is the name the repository gives that configuration, when
+  // the entry's value is one (a call or a bound config); an entry that is a
+  // function (subcommand_cli_from_dict({"fit": fit, "distill": distill}))
+  // names a command, not the model.
+  bool names_config = false;
+  for (const auto& table : tables) {
+    const PyAssign* value = nullptr;
+    for (const auto& a : py.assigns)
+      if (a.target == table + "." + st.subcommand) value = &a;
+    if (!value || value->value.kind != PyValue::Kind::kName) {
+      names_config = true;
+      continue;
+    }
+    for (const auto& a : py.assigns)  // a name bound to a config object at module level
+      if (a.target == value->value.text && a.scope.empty() && a.origin == PyAssign::Origin::kAssign)
+        names_config = true;
+  }
+  if (names_config) st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
 }
 
 bool InRanges(const std::map<std::string, std::vector<std::pair<int, int>>>& ranges, const std::string& path,

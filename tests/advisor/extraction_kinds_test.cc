@@ -775,5 +775,21 @@ TEST(ExtractionKinds, AnNargsOptionsValuesAreNoBareWord) {
   EXPECT_NE(r.Extract("python train.py --baselines ppo sac --env Hopper-v4").model_name, "ppo");
 }
 
+// tyro's subcommand_cli_from_dict over functions: the subcommand names a
+// command (distill), not the model; over config objects it names the model.
+TEST(ExtractionKinds, ASubcommandOverFunctionsNamesNoModel) {
+  Repo r("tyro_functions");
+  r.File("main.py",
+         "import tyro\ndef fit(lr: float = 0.01, epochs: int = 5): ...\ndef distill(lr: float = 0.02): ...\n"
+         "commands = {'fit': fit, 'distill': distill}\n"
+         "if __name__ == '__main__':\n    tyro.extras.subcommand_cli_from_dict(commands)\n");
+  EXPECT_NE(r.Extract("python main.py distill --lr 0.05").model_name, "distill");
+  r.File("cfg.py",
+         "import tyro\nfrom dataclasses import dataclass\n@dataclass\nclass Config:\n    lr: float = 1e-3\n"
+         "configs = {\n    'tiny': Config(lr=0.5),\n    'huge': Config(lr=0.25),\n}\n"
+         "if __name__ == '__main__':\n    tyro.extras.subcommand_cli_from_dict(configs)\n");
+  EXPECT_EQ(r.Extract("python cfg.py tiny").model_name, "tiny");
+}
+
 }  // namespace
 }  // namespace schedmate
