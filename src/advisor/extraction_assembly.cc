@@ -237,8 +237,12 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   // GPUs: the launcher's processes × nodes, the batch system's resources, a
   // devices/gpus setting, CUDA_VISIBLE_DEVICES; one for a plain launch.
   int nodes = spec.nnodes.value_or(l.sbatch_nodes.value_or(1));
+  bool nodes_on_command = false;  // the command itself sets the node count (--num_nodes 2)
   if (const Candidate* c = Best(st, "num_nodes", true))
-    if (auto n = ToCount(c->value); n && *n > 0 && !spec.nnodes) nodes = static_cast<int>(*n);
+    if (auto n = ToCount(c->value); n && *n > 0 && !spec.nnodes) {
+      nodes = static_cast<int>(*n);
+      nodes_on_command = c->precedence == kCommand;
+    }
   md.hardware.num_nodes = nodes;
   std::string fw = Framework(st, entry, spec.launcher);
   bool launcher_default_all = spec.launcher == "deepspeed" || spec.launcher == "accelerate";
@@ -286,8 +290,11 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       md.hardware.num_gpus = static_cast<int32_t>(*n) * nodes;
     } else if (list) {
       // Device ids listed on a plain python command are this machine's: a
-      // config's node count (for another launcher) does not multiply them.
-      bool local = c->precedence == kCommand && spec.launcher == "python" && !spec.nnodes && !l.sbatch_nodes;
+      // config's node count (for another launcher) does not multiply them; a
+      // node count on the same command (--gpus 0,1 --num_nodes 2) does: the
+      // list is per node.
+      bool local = c->precedence == kCommand && spec.launcher == "python" && !spec.nnodes && !l.sbatch_nodes &&
+                   !nodes_on_command;
       if (auto k = DeviceCount(v)) md.hardware.num_gpus = *k * (local ? 1 : nodes);
       if (local) md.hardware.num_nodes = 1;
     }

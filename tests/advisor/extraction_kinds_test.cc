@@ -791,5 +791,19 @@ TEST(ExtractionKinds, ASubcommandOverFunctionsNamesNoModel) {
   EXPECT_EQ(r.Extract("python cfg.py tiny").model_name, "tiny");
 }
 
+// A device list with a node count on the same command (--gpus 0,1
+// --num_nodes 2) is per node: 4 GPUs on 2 nodes.
+TEST(ExtractionKinds, ADeviceListIsPerNodeWhenTheCommandCountsNodes) {
+  Repo r("gpus_per_node");
+  r.File("train.py",
+         "import argparse\nimport pytorch_lightning as pl\np = argparse.ArgumentParser()\n"
+         "p.add_argument('--gpus', type=str, default='0')\np.add_argument('--num_nodes', type=int, default=1)\n"
+         "a = p.parse_args()\ntrainer = pl.Trainer(gpus=a.gpus, num_nodes=a.num_nodes, max_epochs=10)\n");
+  WorkloadMetadata md = r.Extract("python train.py --gpus 0,1 --num_nodes 2");
+  EXPECT_EQ(md.hardware.num_gpus, 4);
+  EXPECT_EQ(md.hardware.num_nodes, 2);
+  EXPECT_EQ(r.Extract("python train.py --gpus 0,1").hardware.num_gpus, 2);
+}
+
 }  // namespace
 }  // namespace schedmate
