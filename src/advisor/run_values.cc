@@ -264,9 +264,14 @@ std::optional<std::string> NameOf(std::string v, bool dataset, std::string* why)
     // CocoDataset, ImageNetTrain, MNISTDataModule → the data's name.
     for (const char* suffix : {"DataModule", "Dataset", "Train", "Data"})
       if (name.size() > std::string(suffix).size() + 1 && EndsWith(name, suffix)) {
-        // A stem too short to name data on its own (BddDataset → Bdd) keeps its class name.
+        // A stem too short to name data on its own and no known data (CUBDataset,
+        // DTDDataset) leaves the dataset unresolved: the class name is never the data's.
         std::string stem = name.substr(0, name.size() - std::string(suffix).size());
-        if (stem.size() >= 4 || LexiconWordExact("data", stem) == Lower(stem)) name = stem;
+        if (stem.size() < 4 && LexiconWordExact("data", stem) != Lower(stem)) {
+          *why = "'" + name + "' is a data class whose short stem names no known data";
+          return std::nullopt;
+        }
+        name = stem;
       }
   }
   // A registered task's versioned name (glue_mrpc_v002, wmt_t2t_ende_v003: seqio/TFDS) is kept whole.

@@ -587,7 +587,8 @@ TEST(ExtractionKinds, DataNamesWithoutFileExtensions) {
   std::string why;
   EXPECT_EQ(NameOf("datasets/lift/ph/low_dim_v141.hdf5", true, &why), "low_dim_v141");
   EXPECT_EQ(NameOf("data/pusht.npz", true, &why), "pusht");
-  EXPECT_EQ(NameOf("XyzDataset", true, &why), "XyzDataset");
+  EXPECT_FALSE(NameOf("XyzDataset", true, &why).has_value());  // never the data's name
+  EXPECT_FALSE(NameOf("CUBDataset", true, &why).has_value());
   EXPECT_EQ(NameOf("CityPersonsDataset", true, &why), "CityPersons");
   // A blend's weight or an index, and a subset's name, name no data.
   EXPECT_FALSE(NameOf("1", true, &why).has_value());
