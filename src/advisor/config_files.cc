@@ -251,10 +251,13 @@ std::string WithoutCommentsAndTrailingCommas(std::string_view text) {
     } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
       for (; i < out.size() && out[i] != '\n'; ++i) out[i] = ' ';
     } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
-      for (; i < out.size() && !(out[i] == '*' && i + 1 < out.size() && out[i + 1] == '/'); ++i)
-        if (out[i] != '\n') out[i] = ' ';
-      if (i + 1 < out.size()) out[i] = out[i + 1] = ' ';
-      ++i;
+      // The closing */ is looked for after the opening /* (so /*/ opens a comment, not a whole one).
+      out[i] = out[i + 1] = ' ';
+      size_t j = i + 2;
+      for (; j < out.size() && !(out[j] == '*' && j + 1 < out.size() && out[j + 1] == '/'); ++j)
+        if (out[j] != '\n') out[j] = ' ';
+      if (j + 1 < out.size()) out[j] = out[j + 1] = ' ';
+      i = j + 1;
     }
   }
   for (size_t i = 0; i < out.size(); ++i) {  // the text has no comments now; strings still guard their commas

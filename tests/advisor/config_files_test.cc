@@ -85,5 +85,15 @@ TEST(ConfigFiles, JsonWithCommentsAndTrailingCommas) {
   EXPECT_FALSE(ParseConfig("{\"a\": 1 oops}", "x.json").ok());
 }
 
+// `/*/` opens a block comment; it does not close one: the closing */ is
+// looked for after the opening /*.
+TEST(ConfigFiles, ABlockCommentOpenedBySlashStarSlash) {
+  auto c = ParseConfig("{\n  /*/ \"epochs\": 90, */\n  \"epochs\": 100\n}\n", "x.json");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  ASSERT_NE(c->Find("epochs"), nullptr);
+  EXPECT_EQ(c->Find("epochs")->value, "100");
+  EXPECT_EQ(c->Find("epochs")->line, 3);
+}
+
 }  // namespace
 }  // namespace schedmate
