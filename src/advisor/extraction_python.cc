@@ -292,18 +292,27 @@ void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& 
   if (st.subcommand.empty()) return;
   // A value of an nargs='+' option (`--baselines ppo sac`) picks no entry.
   if (NargsOwnedWords(st, st.command_args).count(st.subcommand)) return;
-  bool cli = std::any_of(py.calls.begin(), py.calls.end(), [](const PyCall& c) {
+  // The tables the tyro calls are given (`overridable_config_cli(configs)`);
+  // empty when a call's argument is no plain name (then any table with the entry).
+  std::set<std::string> given;
+  bool cli = false, any_table = false;
+  for (const auto& c : py.calls) {
     std::string last = LastSegment(c.callee);
-    return last == "subcommand_type_from_defaults" || last == "subcommand_cli_from_dict" ||
-           last == "overridable_config_cli";
-  });
+    if (last != "subcommand_type_from_defaults" && last != "subcommand_cli_from_dict" && last != "overridable_config_cli")
+      continue;
+    cli = true;
+    if (!c.args.empty() && c.args[0].kind == PyValue::Kind::kName)
+      given.insert(c.args[0].text);
+    else
+      any_table = true;
+  }
   if (!cli) return;
   std::set<std::string> tables;
   for (const auto& e : py.entries)
-    if (e.key == st.subcommand) tables.insert(e.container);
+    if (e.key == st.subcommand && (any_table || given.count(e.container))) tables.insert(e.container);
   for (const auto& e : py.entries) {
     if (!tables.count(e.container)) continue;
-    (e.key == st.subcommand ? st.chosen_entry : st.other_entries)[path].emplace_back(e.line, e.end_line);
+    (e.key == st.subcommand ? st.chosen_entry : st.other_entries)[path].emplace_back(e.begin, e.end);
   }
   // The subcommand is the name the repository gives that configuration, when
   // the entry's value is one (a call or a bound config); an entry that is a
@@ -325,12 +334,13 @@ void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& 
   if (names_config) st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
 }
 
+// Whether the source byte `at` of `path` lies in one of the entries' values.
 bool InRanges(const std::map<std::string, std::vector<std::pair<int, int>>>& ranges, const std::string& path,
-              int line) {
+              int at) {
   auto it = ranges.find(path);
   if (it == ranges.end()) return false;
   return std::any_of(it->second.begin(), it->second.end(),
-                     [&](const std::pair<int, int>& r) { return line >= r.first && line <= r.second; });
+                     [&](const std::pair<int, int>& r) { return at >= r.first && at < r.second; });
 }
 
 // The keyword arguments of the calls that build the chosen entry are the
@@ -405,8 +415,8 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
   for (const auto& k : py.classes) st.bases[k.name] = k.bases;
   std::vector<const PyCall*> chosen;
   for (const auto& c0 : py.calls) {
-    if (InRanges(st.other_entries, path, c0.line)) continue;  // a configuration the command did not pick
-    if (InRanges(st.chosen_entry, path, c0.line)) chosen.push_back(&c0);
+    if (InRanges(st.other_entries, path, c0.begin)) continue;  // a configuration the command did not pick
+    if (InRanges(st.chosen_entry, path, c0.begin)) chosen.push_back(&c0);
     PyCall c = c0;
     if (auto f = from.find(c.callee.substr(0, c.callee.find('.'))); f != from.end())
       c.callee = f->second + "." + c.callee;

@@ -103,6 +103,7 @@ struct State {
   // (`os.path.join(config_dir, "default" + ext)`): a named config sits on the
   // default.<ext> files of its directory and the directories above it.
   bool config_dir_defaults = false;
+  // Per file, the source bytes [begin, end) of the chosen entry's value and of its siblings'.
   std::map<std::string, std::vector<std::pair<int, int>>> chosen_entry, other_entries;
   std::string cwd;                        // where the command runs
   std::string hydra_root;                 // the Hydra config directory, when the run uses Hydra

@@ -79,7 +79,9 @@ class Walker {
   int EndLine(TSNode n) const { return static_cast<int>(ts_node_end_point(n).row) + 1; }
 
   void Entry(const std::string& container, const std::string& key, TSNode value) {
-    if (out_->entries.size() < 5000) out_->entries.push_back({container, key, Line(value), EndLine(value)});
+    if (out_->entries.size() < 5000)
+      out_->entries.push_back({container, key, Line(value), EndLine(value), static_cast<int>(ts_node_start_byte(value)),
+                               static_cast<int>(ts_node_end_byte(value))});
   }
 
   // "a.b.c" for identifiers and attribute chains; empty otherwise.
@@ -155,6 +157,7 @@ class Walker {
     c.callee = Dotted(fn);
     if (c.callee.empty()) return;
     c.line = Line(n);
+    c.begin = static_cast<int>(ts_node_start_byte(n));
     if (!ts_node_is_null(args)) {
       uint32_t count = ts_node_named_child_count(args);
       for (uint32_t i = 0; i < count && i < 512; ++i) {  // hyper-parameter objects take a hundred keywords

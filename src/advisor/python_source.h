@@ -31,6 +31,7 @@ struct PyCall {
   std::vector<PyValue> args;
   std::vector<std::pair<std::string, PyValue>> kwargs;
   int line = 0;  // 1-based
+  int begin = 0;  // the call's first byte in the source (calls on one line told apart)
   std::string scope;  // the enclosing function or class, as PyAssign::scope ("" at module level)
   // A call that is one branch of a conditional expression (`autocast() if
   // args.amp else nullcontext()`): the condition's source text, and whether
@@ -79,6 +80,7 @@ struct PyEntry {
   std::string container;  // dotted: "method_configs", "configs"
   std::string key;
   int line = 0, end_line = 0;  // 1-based, the value's first and last line
+  int begin = 0, end = 0;      // the value's bytes in the source [begin, end)
 };
 
 struct PythonFacts {

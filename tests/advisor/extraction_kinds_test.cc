@@ -806,5 +806,27 @@ TEST(ExtractionKinds, ADeviceListIsPerNodeWhenTheCommandCountsNodes) {
   EXPECT_EQ(r.Extract("python train.py --gpus 0,1").hardware.num_gpus, 2);
 }
 
+// A tyro table on one line: the chosen entry's call is told from its
+// siblings' by its place in the line, not by the line; and only the table
+// the tyro call is given counts (another dict with the same key does not).
+TEST(ExtractionKinds, AOneLineTyroTableKeepsTheChosenCall) {
+  Repo r("tyro_one_line");
+  r.File("train.py",
+         "import tyro\nfrom dataclasses import dataclass\n@dataclass\nclass Config:\n"
+         "    lr: float = 1e-3\n    batch_size: int = 8\n"
+         "configs = {'tiny': ('tiny', Config(lr=0.5, batch_size=2)), 'huge': ('huge', Config(lr=0.25, batch_size=4))}\n"
+         "cfg = tyro.extras.overridable_config_cli(configs)\n");
+  WorkloadMetadata md = r.Extract("python train.py tiny");
+  EXPECT_EQ(md.learning_rate, 0.5);
+  EXPECT_EQ(md.batch_size, 2);
+  r.File("other.py",
+         "import tyro\nfrom dataclasses import dataclass\n@dataclass\nclass Config:\n"
+         "    lr: float = 1e-3\n"
+         "aliases = {\n    'tiny': Config(lr=0.9),\n}\n"
+         "configs = {\n    'base': ('base', Config(lr=0.5)),\n}\n"
+         "cfg = tyro.extras.overridable_config_cli(configs)\n");
+  EXPECT_NE(r.Extract("python other.py tiny").model_name, "tiny");
+}
+
 }  // namespace
 }  // namespace schedmate
