@@ -118,6 +118,11 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
 // more than a year: no training run does, so the time is no step's (an
 // estimate or a clock in hours, "time: 8.75h" every 100 iterations, or a
 // whole run's duration over one step) and is withheld.
+void WithholdImplausibleEta(ProgressReport& r) {
+  constexpr double kYear = 365 * 86400.0;
+  if (r.eta_s && *r.eta_s > kYear) r.eta_s.reset();
+}
+
 void WithholdImplausibleStepTime(ProgressReport& r) {
   constexpr double kYear = 365 * 86400.0;
   if (!r.step || !r.step_time_s || *r.step <= 0) return;

@@ -234,6 +234,7 @@ ProgressReport ProgressScan::FinishNow() const {
     r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
     std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
     if (t) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *t;
+    WithholdImplausibleEta(r);
   }
   if (!ShowsTraining(r)) {
     ProgressReport missing;

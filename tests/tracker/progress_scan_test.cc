@@ -435,6 +435,16 @@ TEST(ProgressScan, AStepTimeTheCountedStepsCouldNotHaveTakenIsWithheld) {
       ScanProgress({"Iter 30/500 loss: 1.0 iter_time: 7210.0s", "Iter 40/500 loss: 0.9 iter_time: 7236.0s"});
   ASSERT_TRUE(slow.step_time_s);
   EXPECT_NEAR(*slow.step_time_s, 7236, 1e-6);
+  ASSERT_TRUE(slow.eta_s);
+  EXPECT_NEAR(*slow.eta_s, 460 * 7223.0, 1e-3);  // at the steady time, the mean of the two
+  // At the bound the step time stands, but 119 more years of steps is no
+  // run's ETA: the total or the time is not the run's.
+  ProgressReport at = ScanProgress({"Iter 900/120000 loss: 1.0 iter_time: 31536.0s",
+                                    "Iter 1000/120000 loss: 0.9 iter_time: 31536.0s"});
+  ASSERT_TRUE(at.step_time_s);
+  EXPECT_NEAR(*at.step_time_s, 31536, 1e-6);
+  EXPECT_FALSE(at.eta_s.has_value());
+  EXPECT_TRUE(at.progress_fraction.has_value());
 }
 
 TEST(ProgressScan, ATimeGrowingWithTheTaggersStepIsAClock) {
