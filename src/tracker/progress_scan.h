@@ -191,9 +191,9 @@ class ProgressScan {
 // A step time at which the steps counted would have run for more than a
 // year is no step's: withheld (progress_scan_checks.cc).
 void WithholdImplausibleStepTime(ProgressReport& r);
-// Steps still to run at the step time would take more than a year: the
-// total or the time is not the run's, and no ETA is given.
-void WithholdImplausibleEta(ProgressReport& r);
+// Progress from the step and its total; the ETA at the steady step time
+// (else the step time), none when more than a year is still to run.
+void SetProgressAndEta(ProgressReport& r);
 
 // Convenience: a whole log already in memory, oldest line first.
 ProgressReport ScanProgress(const std::vector<std::string>& lines,

@@ -21,6 +21,8 @@ namespace {
 constexpr double kFactor = 8;
 // The newest precise stamp intervals time the steps alike within this factor.
 constexpr double kSpread = 4;
+// No training run lasts longer.
+constexpr double kYear = 365 * 86400.0;
 
 // `t` is 1/x of a field of `s` (a rate: it/s, ups, steps/sec).
 bool InvertedRate(const ScannedLine& s, double t) {
@@ -75,19 +77,18 @@ std::vector<ProgressScan::StampInterval> ProgressScan::StampIntervals(const Entr
 void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_src, int step_field, ProgressReport& r,
                                               std::set<int64_t>& used) const {
   if (!r.step_time_s || !(*r.step_time_s > 0)) return;
-  std::vector<StampInterval> iv = StampIntervals(a, step_field);
-  // Lines flushed together (one stamp for several records) time nothing.
-  if (iv.empty() || iv.front().ds <= 0 || iv.front().dt <= 0) return;
+  std::vector<StampInterval> iv = StampIntervals(a, step_field);  // each ds > 0
+  if (iv.empty()) return;
+  std::vector<double> per_step;
+  for (const auto& i : iv) {
+    // Records that share a stamp were written out together (lines flushed
+    // at once): the stamps time the flushes, not the steps between them.
+    if (i.dt <= i.res) return;
+    if (i.dt >= 20 * i.res) per_step.push_back(i.dt / i.ds);
+  }
   const StampInterval& n = iv.front();
   double t = *r.step_time_s;
   double lo = std::max(0.0, n.dt - n.res) / n.ds, hi = (n.dt + n.res) / n.ds;
-  std::vector<double> per_step;
-  for (const auto& i : iv) {
-    // Records that share a stamp were written out together: the stamps
-    // time the flushes, not the steps between them.
-    if (i.ds > 0 && i.dt <= i.res) return;
-    if (i.ds > 0 && i.dt >= 20 * i.res) per_step.push_back(i.dt / i.ds);
-  }
   if (per_step.empty()) return;
   // Stamps that disagree among themselves (records stamped in bursts as a
   // block-buffered pipe is read, erratic data loading) time nothing.
@@ -118,17 +119,21 @@ void ProgressScan::CheckStepTimeAgainstStamps(const Entry& a, const Entry* time_
 // more than a year: no training run does, so the time is no step's (an
 // estimate or a clock in hours, "time: 8.75h" every 100 iterations, or a
 // whole run's duration over one step) and is withheld.
-void WithholdImplausibleEta(ProgressReport& r) {
-  constexpr double kYear = 365 * 86400.0;
-  if (r.eta_s && *r.eta_s > kYear) r.eta_s.reset();
-}
-
 void WithholdImplausibleStepTime(ProgressReport& r) {
-  constexpr double kYear = 365 * 86400.0;
   if (!r.step || !r.step_time_s || *r.step <= 0) return;
   if (static_cast<double>(*r.step) * *r.step_time_s <= kYear) return;
   r.step_time_s.reset();
   r.steady_step_time_s.reset();
+}
+
+void SetProgressAndEta(ProgressReport& r) {
+  if (!r.step || !r.total_steps || *r.total_steps <= 0) return;
+  r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
+  std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
+  if (!t) return;
+  const double eta = static_cast<double>(std::max<int64_t>(0, *r.total_steps - *r.step)) * *t;
+  // More than a year still to run: the total or the time is not the run's.
+  if (eta <= kYear) r.eta_s = eta;
 }
 
 }  // namespace schedmate

@@ -230,12 +230,7 @@ ProgressReport ProgressScan::FinishNow() const {
   if (!stamped_time) CheckStepTimeAgainstStamps(a, time_src, step_field, r, used);
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   WithholdImplausibleStepTime(r);
-  if (r.step && r.total_steps && *r.total_steps > 0) {
-    r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
-    std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
-    if (t) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *t;
-    WithholdImplausibleEta(r);
-  }
+  SetProgressAndEta(r);
   if (!ShowsTraining(r)) {
     ProgressReport missing;
     missing.confidence = Confidence(missing, -1);

@@ -98,11 +98,7 @@ bool ProgressScan::TagUnreadLines(ProgressReport& r) const {
         break;
       }
     }
-    if (r.step && r.total_steps && *r.total_steps > 0) {
-      r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
-      if (r.step_time_s) r.eta_s = std::max<int64_t>(0, *r.total_steps - *r.step) * *r.step_time_s;
-      WithholdImplausibleEta(r);
-    }
+    SetProgressAndEta(r);  // r.steady_step_time_s is not set here
     r.lines_used = {previous_index, lines[i].first};
     std::sort(r.lines_used.begin(), r.lines_used.end());
     r.confidence = 0.5;  // the tagger alone: below the cascade's threshold
