@@ -191,6 +191,9 @@ class ProgressScan {
 // A step time at which the steps counted would have run for more than a
 // year is no step's: withheld (progress_scan_checks.cc).
 void WithholdImplausibleStepTime(ProgressReport& r);
+// `t` is 1/x of a field of `s`: a step time read from a rate (it/s, ups,
+// steps/sec, global_step/sec).
+bool InvertedRate(const ScannedLine& s, double t);
 // Progress from the step and its total; the ETA at the steady step time
 // (else the step time), none when more than a year is still to run.
 void SetProgressAndEta(ProgressReport& r);

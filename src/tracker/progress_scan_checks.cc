@@ -24,14 +24,13 @@ constexpr double kSpread = 4;
 // No training run lasts longer.
 constexpr double kYear = 365 * 86400.0;
 
-// `t` is 1/x of a field of `s` (a rate: it/s, ups, steps/sec).
+}  // namespace
+
 bool InvertedRate(const ScannedLine& s, double t) {
   for (const ScannedField& f : s.fields)
     if (f.value > 0 && std::fabs(1.0 / f.value - t) <= 1e-9 * t) return true;
   return false;
 }
-
-}  // namespace
 
 std::vector<ProgressScan::StampInterval> ProgressScan::StampIntervals(const Entry& a, int step_field) const {
   auto step_of = [&](const Entry& e) -> std::optional<double> {

@@ -136,15 +136,11 @@ ProgressReport ProgressScan::FinishNow() const {
   // A lone duration printed once after the anchor ("time 384.07" under a
   // run's last record) times the run or a cell, not the step; a lone rate
   // ("403.487 steps/sec") is the step's.
-  // A rate is told by its unit ("steps/sec") or its key ("global_step/sec:
-  // 4.56", "it/s:", "steps per second").
-  auto names_rate = [](const ScannedField& f) {
-    return f.unit.find('/') != std::string::npos || f.key.find('/') != std::string::npos ||
-           (" " + f.key + " ").find(" per ") != std::string::npos;
-  };
+  // A rate is told by the step time being its inverse, whether its unit
+  // ("steps/sec") or its key ("global_step/sec: 4.56") names it.
   if (time_src && time_src != &a && time_src->index > a.index && !time_src->line.step &&
       time_src->scanned.fields.size() == 1 && !time_src->line.time_names_step &&
-      !names_rate(time_src->scanned.fields[0])) {
+      !InvertedRate(time_src->scanned, *time_src->line.step_time_s)) {
     bool repeats = false;
     for (const Entry& e : entries_) repeats = repeats || (&e != time_src && e.line.layout == time_src->line.layout);
     if (!repeats) time_src = nullptr;
