@@ -155,6 +155,32 @@ void AddBackground(const Chunk& c, std::unordered_set<std::string>* background) 
     if (n >= 2) background->insert(t);
 }
 
+// The first line of the region where failure lines become dense: a failure
+// line with at least `threshold` of the next kRunLines non-blank lines (itself
+// included, at least kRunMin) failure lines too. A cascade (SIGTERMs, NCCL
+// aborts, launcher exits) follows the error that started it, so when no line
+// of the region names a root cause, the run's first line is where the error
+// is — not the region's end, hundreds of cascade lines later. -1: no run.
+constexpr int kRunLines = 20, kRunMin = 4;
+int64_t FirstDenseRun(const LineWindow& region, double threshold) {
+  std::vector<size_t> nonblank;
+  std::vector<char> failing;
+  for (size_t i = 0; i < region.size(); ++i) {
+    if (region[i].second.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nonblank.push_back(i);
+    failing.push_back(IsFailureLine(region[i].second) ? 1 : 0);
+  }
+  const int need = std::max(kRunMin, static_cast<int>(threshold * kRunLines + 0.999));
+  int count = 0;  // failure lines among nonblank[k, k + kRunLines)
+  for (size_t k = 0; k < nonblank.size() && k < static_cast<size_t>(kRunLines); ++k) count += failing[k];
+  for (size_t k = 0; k < nonblank.size(); ++k) {
+    if (failing[k] && count >= need) return region[nonblank[k]].first;
+    count -= failing[k];
+    if (k + kRunLines < nonblank.size()) count += failing[k + kRunLines];
+  }
+  return -1;
+}
+
 constexpr int64_t kMaxContextBytes = int64_t{32} << 20;
 
 // Splits `buf` (starting at file offset `base`) into lines (offset, text).
@@ -338,6 +364,7 @@ Result<Located> LocateFailure(const ByteSource& source, const LocateOptions& o) 
   }
   RootCauseDetail d = DiagnoseWindow(region);
   int64_t first = d.diagnosis.root_cause_line_index.value_or(-1);
+  if (first < 0) first = FirstDenseRun(region, o.threshold);  // no root line: where failure starts
   if (first < 0) first = region.empty() ? 0 : region.back().first;  // nothing found: the end
   out.offset = first;
   RETURN_IF_ERROR(ReadAround(log, first, o.context_lines / 2, o.context_lines - o.context_lines / 2, &out.window));
