@@ -119,6 +119,10 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       // StyleGAN's kimg and Megatron's train_samples count images/samples: steps are that over the global batch.
       const Candidate* b = gbs ? gbs : Best(st, "batch_size", true);
       int64_t batch = b ? ToCount(b->value).value_or(0) : 0;
+      // Megatron's --rampup-batch-size grows the batch over the first samples:
+      // the step count depends on the ramp, not samples over one batch.
+      auto ramp = st.values.find("rampup_batch_size");
+      if (samples && ramp != st.values.end() && !IsUnset(ramp->second.value)) batch = 0;
       if (batch > 0)
         md.training_iterations = *md.training_iterations * (kimg ? 1000 : 1) / batch;
       else
@@ -130,12 +134,21 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     }
   } else if (positive(epochs)) {
     md.training_iterations = ToCount(epochs->value);
+    // max_epochs=10000000: a run-until-stopped sentinel, no budget.
+    if (md.training_iterations && *md.training_iterations >= 1000000) {
+      unresolved("training_iterations", "an epoch budget of " + epochs->value + " (" + epochs->key +
+                                            ") only means the run goes on until stopped");
+      md.training_iterations.reset();
+    }
     if (md.training_iterations) {
       md.iteration_type = "epoch";
       note("training_iterations", *epochs);
     }
   }
-  if (!md.training_iterations) unresolved("training_iterations", "no step or epoch budget found");
+  if (!md.training_iterations && !positive(epochs) && !positive(steps))
+    unresolved("training_iterations", "no step or epoch budget found");
+  else if (!md.training_iterations && use_steps)
+    unresolved("training_iterations", "the step budget (" + steps->key + ") could not be turned into steps");
   if (const Candidate* c = Best(st, "batch_size", true)) {
     md.batch_size = ToCount(c->value);
     if (md.batch_size) note("batch_size", *c);
@@ -347,7 +360,17 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     }
   }
   // The run's own option names are evidence too (--vision_tower, --mm_projector_type).
-  for (const auto& [k, v] : spec.overrides) ev.paths.push_back(k);
+  // Clipping settings (--clip-grad 1.0, clip_param, grad_clip_norm) name no CLIP model.
+  for (const auto& [k, v] : spec.overrides) {
+    std::vector<std::string> w = KeyWords(k);
+    bool clipping = std::find(w.begin(), w.end(), "clip") != w.end() &&
+                    std::any_of(w.begin(), w.end(), [](const std::string& x) {
+                      return x == "grad" || x == "grads" || x == "gradient" || x == "norm" || x == "value" ||
+                             x == "param" || x == "range" || x == "ratio" || x == "eps" || x == "coef" ||
+                             x == "threshold" || x == "max" || x == "min";
+                    });
+    if (!clipping) ev.paths.push_back(k);
+  }
   for (const auto& t : st.config_classes) ev.callees.push_back(t);
   ModelTypeGuess g = GuessModelType(ev);
   md.model_type_evidence = g.why;

@@ -368,9 +368,13 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     if (config_key && !IsConfigLike(v) &&
         (v.find('/') == std::string::npos || EndsWith(v, ".txt") || EndsWith(v, ".cfg")))
       configs.push_back(v);
-    // A config preset named after a model (--cfg=stylegan3-t), not a file.
-    if (config_key && !IsConfigLike(v) && v.find('/') == std::string::npos && !LexiconWordIn("name", v).empty() &&
-        !ResolvePath(st, v, near, true))
+    // A config preset named after a model (--cfg=stylegan3-t), not a file. A
+    // run's label or place (exp_name=anthropic_dpo_pythia28, exp_dir, run_id)
+    // only mentions the model: no preset.
+    bool run_label = !w.empty() && (w.back() == "name" || w.back() == "dir" || w.back() == "id" ||
+                                    w.back() == "tag" || w.back() == "folder" || w.back() == "path");
+    if (config_key && !run_label && !IsConfigLike(v) && v.find('/') == std::string::npos &&
+        !LexiconWordIn("name", v).empty() && !ResolvePath(st, v, near, true))
       st.SetField("model_name", "<config preset>", v, "<command>", 0, kCommand, 2);
   }
   for (const auto& [k, v] : spec.overrides) {

@@ -67,6 +67,8 @@ KeyField Batch(const Words& w) {
 }
 
 KeyField Steps(const Words& w) {
+  // Megatron's --train-samples: a budget in samples (steps are that over the global batch).
+  if (Is(w, {"train", "samples"})) return {"steps", 2};
   // An RL budget in environment steps or frames: num_env_steps, train_for_env_steps, num_train_frames.
   bool env = Has(w, "env") || Has(w, "environment");
   bool part = HasAny(w, {"per", "eval", "log", "save", "warmup", "step", "collect", "collection", "rollout", "batch"});
@@ -116,11 +118,16 @@ KeyField LearningRate(const Words& w) {
   if (rate && HasAny(w, {"encoder", "decoder", "weights", "generator", "g", "model", "net", "network", "actor", "pi"}))
     return {"learning_rate", 1};
   if (Is(w, {"base", "lr"}) || Is(w, {"base", "learning", "rate"})) return {"learning_rate", 3};
-  if (w.size() == 2 && HasAny(w, {"max", "peak", "init", "initial", "train", "optimizer", "opt", "adam", "sgd"}) &&
-      HasAny(w, {"lr"}))
+  if (w.size() == 2 && HasAny(w, {"max", "peak", "train", "optimizer", "opt", "adam", "sgd"}) && HasAny(w, {"lr"}))
     return {"learning_rate", 2};
-  if (w.size() == 3 && HasAny(w, {"max", "peak", "init", "initial", "train"}) && Has(w, "learning") && Has(w, "rate"))
+  if (w.size() == 3 && HasAny(w, {"max", "peak", "train"}) && Has(w, "learning") && Has(w, "rate"))
     return {"learning_rate", 2};
+  // An initial rate (init_lr, initial_learning_rate) is where a warm-up starts
+  // in many schedules (init_lr 1e-10 beside peak_lr 1e-4) and the base rate in
+  // others (Keras decay schedules): the run's rate only when nothing plainer is set.
+  if (w.size() == 2 && HasAny(w, {"init", "initial"}) && HasAny(w, {"lr"})) return {"learning_rate", 1};
+  if (w.size() == 3 && HasAny(w, {"init", "initial"}) && Has(w, "learning") && Has(w, "rate"))
+    return {"learning_rate", 1};
   return {};
 }
 
@@ -209,6 +216,11 @@ KeyField Precision(const Words& w, const Words& parent_last) {
       Is(w, {"param", "dtype"}) || Is(w, {"compute", "precision"}) || Is(w, {"training", "precision"}) ||
       Is(w, {"torch", "dtype"}) || Is(w, {"model", "dtype"}))
     return {"precision", Is(w, {"dtype"}) || Is(w, {"param", "dtype"}) || Is(w, {"torch", "dtype"}) || Is(w, {"model", "dtype"}) ? 1 : 2};
+  // A mixed-precision policy's parameter dtype (mixed_precision_param: bfloat16,
+  // mixed_precision_dtype): the dtype the model computes in, as param_dtype is.
+  if (Is(w, {"mixed", "precision", "param"}) || Is(w, {"mixed", "precision", "dtype"}) ||
+      Is(w, {"mixed", "precision", "param", "dtype"}))
+    return {"precision", 1};
   if (Is(w, {"fp8"}) || Is(w, {"use", "fp8"}) || Is(w, {"fp8", "format"}) || Is(w, {"fp8", "recipe"}))
     return {"fp8", 2};
   if (Is(w, {"fp32"}) || Is(w, {"full", "precision"}) || Is(w, {"no", "amp"}) || Is(w, {"disable", "amp"}))

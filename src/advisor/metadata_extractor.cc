@@ -100,7 +100,17 @@ static Result<WorkloadMetadata> ExtractMetadataUnguarded(const RepoSnapshot& sna
       return Assemble(st, l, "");
     }
   } else {
-    ASSIGN_OR_RETURN(entry, FindEntry(st, &l, console));
+    auto found_entry = FindEntry(st, &l, console);
+    // A wrapper that runs training code from outside the repository (`cd
+    // $MEGATRON_REPO` then `pretrain_gpt.py …`): the command line it builds
+    // and the files it names are all there is to read.
+    if (!found_entry.ok() && !st.wrappers.empty() && l.spec.entry_kind == LaunchSpec::Entry::kScript &&
+        EndsWith(l.spec.entry, ".py")) {
+      ReadConfigsAndOverrides(st, l, "", HydraMain{});
+      if (st.fields.empty()) return found_entry.status();
+      return Assemble(st, l, "");
+    }
+    ASSIGN_OR_RETURN(entry, std::move(found_entry));
     ASSIGN_OR_RETURN(std::string launched, ThroughRepositoryLauncher(st, &l, entry, console));
     if (!launched.empty()) entry = launched;
   }

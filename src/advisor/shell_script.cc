@@ -41,6 +41,26 @@ std::string Lookup(const std::string& name, const std::map<std::string, std::str
   return "";
 }
 
+// `NAME="…` or `export NAME="…` whose double quote is still open at the end
+// of the text (a value written over several lines, some without a `\`).
+bool OpensQuotedAssignment(const std::string& text) {
+  size_t i = text.find_first_not_of(" \t");
+  if (i == std::string::npos) return false;
+  if (text.compare(i, 7, "export ") == 0) i = text.find_first_not_of(' ', i + 7);
+  if (i == std::string::npos || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) return false;
+  while (i < text.size() && IsNameChar(text[i])) ++i;
+  if (i + 1 >= text.size() || text[i] != '=' || text[i + 1] != '"') return false;
+  bool open = false;
+  for (size_t k = i + 1; k < text.size(); ++k) {
+    if (text[k] == '\\') {
+      ++k;
+      continue;
+    }
+    if (text[k] == '"') open = !open;
+  }
+  return open;
+}
+
 // Logical lines: continuations joined; each keeps its first physical line number.
 std::vector<std::pair<std::string, int>> LogicalLines(std::string_view script) {
   std::vector<std::pair<std::string, int>> out;
@@ -55,6 +75,8 @@ std::vector<std::pair<std::string, int>> LogicalLines(std::string_view script) {
     if (cur.empty()) start = no;
     if (!line.empty() && line.back() == '\\') {
       cur += std::string(line.substr(0, line.size() - 1)) + " ";
+    } else if (OpensQuotedAssignment(cur + std::string(line)) && no - start < 200) {
+      cur += std::string(line) + " ";  // ARGS=" --a 1 ⏎ --b 2 ⏎ ": the value goes on to its closing quote
     } else {
       cur += std::string(line);
       out.emplace_back(std::move(cur), start);
@@ -150,6 +172,13 @@ std::string ExpandShellVars(std::string_view text, const std::map<std::string, s
           break;
         }
     if (c == 0) continue;
+    // `\$SLURM_PROCID`, `\"`: an escaped character stays as written (the
+    // shell that later reads the string expands it), and is no quote.
+    if (c == '\\' && quote != '\'' && i + 1 < text.size()) {
+      out += c;
+      out += text[++i];
+      continue;
+    }
     if (c == '\'' && quote != '"') quote = quote == '\'' ? 0 : '\'';
     if (c == '"' && quote != '\'') quote = quote == '"' ? 0 : '"';
     if (c != '$' || quote == '\'' || i + 1 >= text.size()) {
@@ -396,9 +425,18 @@ std::string HeredocEnd(const std::string& line) {
   return word;
 }
 
+// An entry named for training (train.py, run_pretrain.py, finetune_lora.py).
+static bool TrainingEntry(const std::string& entry) {
+  std::string e;
+  for (char c : entry) e += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string base = e.substr(e.rfind('/') == std::string::npos ? 0 : e.rfind('/') + 1);
+  return base.find("train") != std::string::npos || base.find("finetune") != std::string::npos ||
+         base.find("fine_tune") != std::string::npos || base.find("pretrain") != std::string::npos;
+}
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
   ShellLaunch out;
-  std::optional<ShellLaunch> first;
+  std::optional<ShellLaunch> first, helper;
   std::string chdir;
   std::map<std::string, std::string> vars = ctx.env;
   if (!ctx.script_path.empty()) vars["0"] = ctx.script_path;
@@ -585,6 +623,23 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
         if (!whole) break;
         expanded.replace(at, copy.size(), src);
       }
+    // `srun … bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD'`: the inner
+    // shell runs the string with the exported variables (single quotes only
+    // delay the expansion); the words before it (srun and its options) stay.
+    if (size_t c = expanded.find(" -c "); c != std::string::npos && expanded.find("sh -c ") != std::string::npos)
+      if (auto words = ShellSplit(expanded); words.ok())
+        for (size_t k = 0; k + 2 < words->size(); ++k) {
+          const std::string& sh = (*words)[k];
+          if ((sh != "bash" && sh != "sh") || (*words)[k + 1] != "-c") continue;
+          std::string outer;
+          for (size_t q = 0; q < k; ++q) outer += (*words)[q] + " ";
+          // The rank variables srun sets in each task (--node_rank $SLURM_PROCID) hold a value there.
+          std::map<std::string, std::string> inner_vars = vars;
+          for (const char* rank : {"SLURM_PROCID", "SLURM_NODEID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+            inner_vars.emplace(rank, "0");
+          expanded = outer + ExpandShellVars((*words)[k + 2], inner_vars, ctx.positional);
+          break;
+        }
     auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);
     if (!spec.ok() && spec.status().message().find("unterminated quote") != std::string::npos) {
       // A stray quote pasted from a README (`--save_step 2000"`): read the line without it.
@@ -601,9 +656,20 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     cand.is_shell = spec->entry_kind == LaunchSpec::Entry::kShell;
     cand.vars = vars;
     cand.chdir = chdir;
-    if (!LooksLikeSideStep(spec->entry)) return cand;
-    if (!first) first = std::move(cand);
+    if (LooksLikeSideStep(spec->entry)) {
+      if (!first) first = std::move(cand);
+      continue;
+    }
+    // A plain `python helper.py` (no training word in its name) before a
+    // distributed or training launch prepares the run (a data-ratio file, a
+    // converted checkpoint): the later launch is the run, when there is one.
+    if (!TrainingEntry(spec->entry) && spec->launcher == "python" && !cand.is_shell) {
+      if (!helper) helper = std::move(cand);
+      continue;  // the first such line is the run unless a launch follows
+    }
+    return cand;
   }
+  if (helper) return helper;
   if (first) {
     first->gpus_per_node = out.gpus_per_node;
     first->nodes = out.nodes;

@@ -828,5 +828,109 @@ TEST(ExtractionKinds, AOneLineTyroTableKeepsTheChosenCall) {
   EXPECT_NE(r.Extract("python other.py tiny").model_name, "tiny");
 }
 
+// A run's label or place (exp_name=anthropic_dpo_gpt2, run_dir) only
+// mentions the model; a config flag's preset (--cfg=stylegan3-t) names it.
+TEST(ExtractionKinds, ARunsLabelIsNoConfigPreset) {
+  Repo r("run_label");
+  r.File("train.py",
+         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--exp_name', default='x')\n"
+         "p.add_argument('--lr', type=float, default=0.1)\nargs = p.parse_args()\n");
+  WorkloadMetadata md = r.Extract("python train.py --exp_name anthropic_dpo_gpt2 --lr 0.5");
+  EXPECT_NE(md.model_name, "anthropic_dpo_gpt2");
+  EXPECT_EQ(md.learning_rate, 0.5);
+}
+
+// An initial rate is where many warm-ups start (init_lr 1e-10 beside
+// peak_lr 1e-4): the run's rate only when nothing plainer is set.
+TEST(ExtractionKinds, AnInitialRateYieldsToThePeak) {
+  Repo r("init_lr");
+  r.File("train.py", "import yaml\nimport torch\ncfg = yaml.safe_load(open('c.yaml'))\n");
+  r.File("c.yaml", "scheduler:\n  init_lr: 1.0e-10\n  peak_lr: 1.0e-4\n  warmup_steps: 400\n");
+  EXPECT_EQ(r.Extract("python train.py --config c.yaml").learning_rate, 1e-4);
+  r.File("d.yaml", "optimizer:\n  initial_learning_rate: 0.05\n");
+  EXPECT_EQ(r.Extract("python train.py --config d.yaml").learning_rate, 0.05);
+}
+
+// A mixed-precision policy's parameter dtype is the precision the model computes in.
+TEST(ExtractionKinds, AMixedPrecisionPolicysParamDtype) {
+  Repo r("mp_param");
+  r.File("train.py", "import yaml\nimport torch\ncfg = yaml.safe_load(open('c.yaml'))\n");
+  r.File("c.yaml", "parallelism:\n  mixed_precision_param: bfloat16\n  mixed_precision_reduce: float32\n");
+  EXPECT_EQ(r.Extract("python train.py --config c.yaml").precision, "bf16");
+}
+
+// `srun … bash -c '$LAUNCHER $CMD'`: the inner shell runs the string with the
+// exported variables; a plain helper run before it (a data-ratio file) is not
+// the run. When the script it launches lives outside the repository (the
+// wrapper cds into another checkout), the command line it builds still counts.
+TEST(ExtractionKinds, AShellStringLaunchAfterAHelper) {
+  Repo r("bash_c");
+  r.File("tools/make_ratios.py", "print('ratios')\n");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr', type=float)\n"
+                     "p.add_argument('--batch-size', type=int)\nargs = p.parse_args()\n");
+  r.File("run.slurm",
+         "#!/bin/bash\n#SBATCH --nodes=2\n"
+         "python tools/make_ratios.py --out ratios.txt\n"
+         "export LAUNCHER=\"python -u -m torch.distributed.launch --nproc_per_node 4 --nnodes 2\"\n"
+         "export CMD=\"train.py --lr 0.25 --batch-size 8\"\n"
+         "srun --jobid $SLURM_JOBID bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD' 2>&1 | tee log.txt\n");
+  WorkloadMetadata md = r.Extract("sbatch run.slurm");
+  EXPECT_EQ(md.learning_rate, 0.25);
+  EXPECT_EQ(md.batch_size, 8);
+  EXPECT_EQ(md.hardware.num_gpus, 8);
+  r.File("ext.slurm",
+         "#!/bin/bash\nEXT=$HOME/Megatron-DeepSpeed\ncd $EXT\n"
+         "ARGS=\" \\\n    --micro-batch-size 2 \\\n    --lr 3e-4 \\\n    --train-iters 500 \\\n    --bf16\n    \"\n"
+         "srun bash -c \"python $EXT/pretrain_gpt.py $ARGS --node_rank \\$SLURM_PROCID\"\n");
+  md = r.Extract("sbatch ext.slurm");
+  EXPECT_EQ(md.learning_rate, 3e-4);
+  EXPECT_EQ(md.batch_size, 2);
+  EXPECT_EQ(md.training_iterations, 500);
+  EXPECT_EQ(md.precision, "bf16");
+}
+
+// ARGS=" --a 1 ⏎ --b 2 ⏎ ": a value written over several lines, some without
+// a backslash, goes on to its closing quote.
+TEST(ExtractionKinds, AQuotedValueOverSeveralLines) {
+  Repo r("multiline_value");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr', type=float)\n"
+                     "p.add_argument('--batch-size', type=int)\nargs = p.parse_args()\n");
+  r.File("run.sh", "OPTS=\"\n    --lr 0.125 \\\n    --batch-size 16\n    \"\n# don't read this as a quote\n"
+                   "python train.py $OPTS\n");
+  WorkloadMetadata md = r.Extract("bash run.sh");
+  EXPECT_EQ(md.learning_rate, 0.125);
+  EXPECT_EQ(md.batch_size, 16);
+}
+
+// max_epochs=10000000 only means "until stopped": no budget.
+TEST(ExtractionKinds, ARunUntilStoppedEpochSentinel) {
+  Repo r("epoch_sentinel");
+  r.File("train.py", "import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=10000000)\ntrainer.fit(model)\n");
+  WorkloadMetadata md = r.Extract("python train.py");
+  EXPECT_FALSE(md.training_iterations.has_value());
+  EXPECT_FALSE(md.iteration_type.has_value());
+  r.File("short.py", "import pytorch_lightning as pl\ntrainer = pl.Trainer(max_epochs=300)\ntrainer.fit(model)\n");
+  EXPECT_EQ(r.Extract("python short.py").training_iterations, 300);
+}
+
+// Megatron's samples budget with a ramping batch has no fixed step count.
+TEST(ExtractionKinds, ASamplesBudgetWithARampingBatch) {
+  Repo r("rampup");
+  r.File("pretrain_gpt.py", "import torch\nfrom megatron.training import pretrain\n");
+  WorkloadMetadata md = r.Extract("python pretrain_gpt.py --train-samples 1000000 --global-batch-size 100");
+  EXPECT_EQ(md.training_iterations, 10000);
+  md = r.Extract(
+      "python pretrain_gpt.py --train-samples 1000000 --global-batch-size 100 --rampup-batch-size 16 16 50000");
+  EXPECT_FALSE(md.training_iterations.has_value());
+}
+
+// Clipping settings (--clip-grad, clip_param) name no CLIP model.
+TEST(ExtractionKinds, ClippingIsNoClip) {
+  Repo r("clip_grad");
+  r.File("main.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--clip-grad', type=float)\n"
+                    "args = p.parse_args()\n");
+  EXPECT_NE(r.Extract("python main.py --clip-grad 1.0").model_type, "contrastive-pretrain");
+}
+
 }  // namespace
 }  // namespace schedmate
