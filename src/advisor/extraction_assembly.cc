@@ -188,6 +188,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   // Precision: a named precision, else the flags, else the launcher's, else
   // autocast in the code, else full precision.
   std::optional<std::string> precision;
+  bool precision_by_absence = false;  // fp32 only because nothing turned mixed precision on
   if (const Candidate* f8 = Best(st, "fp8", false);
       f8 && (IsTrue(f8->value) || Lower(f8->value) == "hybrid" || Lower(f8->value) == "e4m3" ||
              Lower(f8->value) == "delayed")) {
@@ -241,6 +242,7 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       unresolved("precision", "mixed precision is switched by '" + switch_key + "', whose value was not found");
     else
       precision = autocast ? (bf ? "bf16" : "fp16") : "fp32";
+    precision_by_absence = !autocast;
   }
   if (precision && (*precision == "bf16" || *precision == "fp16") && !st.autocast_dtype.empty() &&
       !Best(st, "precision", false))
@@ -378,6 +380,15 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
     md.model_type = g.type;
   else
     unresolved("model_type", "no evidence of the task in the lexicon");
+  // A language model's training code sets its half precision where this
+  // reader rarely looks (a library's config class, a DeepSpeed or FSDP
+  // default, a trainer's `bf16="auto"`): full precision is not assumed for
+  // one when nothing was read either way.
+  if (precision_by_absence && md.precision == "fp32" && md.model_type &&
+      (*md.model_type == "llm-pretrain" || *md.model_type == "llm-sft")) {
+    md.precision.reset();
+    unresolved("precision", "no precision setting read, and a language model is rarely trained in full precision");
+  }
   // A backbone names the model only where the backbone is the model (a
   // classifier, self-supervised pre-training, a NeRF); a detector's or segmenter's
   // backbone (DETR's --backbone resnet50) is a part of it.

@@ -1,6 +1,7 @@
 #include "advisor/extraction_python.h"
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <deque>
 #include <map>
@@ -313,6 +314,27 @@ void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& 
   for (const auto& e : py.entries) {
     if (!tables.count(e.container)) continue;
     (e.key == st.subcommand ? st.chosen_entry : st.other_entries)[path].emplace_back(e.begin, e.end);
+  }
+  // A table built from a list of config objects that carry their own names
+  // (`_CONFIGS = [TrainConfig(name="pi0_aloha", …), TrainConfig(name="debug", …)]`,
+  // then `{c.name: c for c in _CONFIGS}`): each object runs from its call to
+  // the next one's, and only the one the command names is the run's.
+  if (tables.empty() && any_table) {
+    std::map<std::string, std::vector<std::pair<int, bool>>> named;  // callee → (begin, is the chosen)
+    for (const auto& c : py.calls)
+      if (const PyValue* n = c.Kwarg("name"); n && n->kind == PyValue::Kind::kString && c.scope.empty())
+        named[c.callee].emplace_back(c.begin, n->text == st.subcommand);
+    for (auto& [callee, list] : named) {
+      if (list.size() < 2 || std::none_of(list.begin(), list.end(), [](const auto& x) { return x.second; })) continue;
+      std::sort(list.begin(), list.end());
+      for (size_t i = 0; i < list.size(); ++i) {
+        int end = i + 1 < list.size() ? list[i + 1].first : std::numeric_limits<int>::max();
+        (list[i].second ? st.chosen_entry : st.other_entries)[path].emplace_back(list[i].first, end);
+      }
+      tables.insert(callee);
+      st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
+      return;
+    }
   }
   // The subcommand is the name the repository gives that configuration, when
   // the entry's value is one (a call or a bound config); an entry that is a

@@ -932,5 +932,22 @@ TEST(ExtractionKinds, ClippingIsNoClip) {
   EXPECT_NE(r.Extract("python main.py --clip-grad 1.0").model_type, "contrastive-pretrain");
 }
 
+// A tyro table built from a list of config objects that carry their own
+// names: only the object the command names is the run's.
+TEST(ExtractionKinds, AListOfNamedConfigObjects) {
+  Repo r("named_list");
+  r.File("config.py",
+         "import dataclasses\nimport tyro\n@dataclasses.dataclass\nclass TrainConfig:\n"
+         "    name: str = 'x'\n    batch_size: int = 32\n    num_train_steps: int = 30000\n"
+         "_CONFIGS = [\n    TrainConfig(\n        name='libero',\n        batch_size=256,\n"
+         "        num_train_steps=20000,\n    ),\n    TrainConfig(name='debug', batch_size=2, num_train_steps=10),\n]\n"
+         "_BY_NAME = {c.name: c for c in _CONFIGS}\n"
+         "def cli():\n    return tyro.extras.overridable_config_cli({k: (k, v) for k, v in _BY_NAME.items()})\n");
+  r.File("train.py", "import config\ndef main(cfg):\n    pass\nif __name__ == '__main__':\n    main(config.cli())\n");
+  WorkloadMetadata md = r.Extract("python train.py libero --exp-name=x");
+  EXPECT_EQ(md.batch_size, 256);
+  EXPECT_EQ(md.training_iterations, 20000);
+}
+
 }  // namespace
 }  // namespace schedmate
