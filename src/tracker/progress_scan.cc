@@ -112,6 +112,8 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
       train_and_eval_.push_back({p, index, scanned});
       train_and_eval_.back().line.is_training = true;
     }
+    if (!p.is_training && !p.is_eval && !epoch_bar_ && EpochBarCounter(scanned))
+      epoch_bar_ = Entry{p, index, scanned};  // read newest first: the newest such bar
     if (!p.is_training && !head) continue;
     if (p.step && rejected_index_ == index + 1) ReadTail();
     ++stats_.training_lines;

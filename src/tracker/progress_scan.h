@@ -134,6 +134,10 @@ class ProgressScan {
   bool IsOuterBar(const Entry& e) const;
   bool HasOuterBars() const;
   void DropOuterBars();
+  // Nested bars mid-run: progress and ETA count the epochs of the newest
+  // outer bar ("Epoch: 2/5" over "Iteration: 1000/1000", or a dropped outer
+  // bar), the anchor's step and total staying the inner bar's.
+  void CountOuterEpochs(const Entry& a, ProgressReport& r) const;
   bool HasClimbingTotals() const;
   void SwapClimbingTotals();
   void Reanchor();
@@ -168,6 +172,8 @@ class ProgressScan {
   const LineClassifier* classifier_;
   LineClassifier::Scratch scratch_;
   std::vector<Entry> entries_;  // training lines, newest first
+  std::vector<Entry> outer_bars_;  // outer bars DropOuterBars took out, newest first
+  std::optional<Entry> epoch_bar_;  // the newest bar counting epochs that is no training line ("Epoch: 2/5")
   std::vector<Entry> train_and_eval_;  // ProgressLine::is_train_and_eval records, newest first
   std::vector<Row> rows_;
   RowRun row_run_;
@@ -197,6 +203,9 @@ bool InvertedRate(const ScannedLine& s, double t);
 // Progress from the step and its total; the ETA at the steady step time
 // (else the step time), none when more than a year is still to run.
 void SetProgressAndEta(ProgressReport& r);
+// A drawn bar's counter that counts epochs ("Epoch:  40%|████| 2/5",
+// "Training: 2/4 [04:01, 120.50s/epoch]"): finished epochs and their total.
+std::optional<std::pair<int64_t, int64_t>> EpochBarCounter(const ScannedLine& s);
 
 // Convenience: a whole log already in memory, oldest line first.
 ProgressReport ScanProgress(const std::vector<std::string>& lines,

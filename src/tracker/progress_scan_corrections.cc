@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace schedmate {
@@ -150,9 +153,71 @@ void ProgressScan::DropOuterBars() {
   for (size_t i = 0; i < std::min<size_t>(entries_.size(), kBarsCompared); ++i) drop[i] = IsOuterBar(entries_[i]);
   std::vector<Entry> kept;
   for (size_t i = 0; i < entries_.size(); ++i)
-    if (!drop[i]) kept.push_back(std::move(entries_[i]));
+    (drop[i] ? outer_bars_ : kept).push_back(std::move(entries_[i]));
   entries_.swap(kept);
   Reanchor();
+}
+
+namespace {
+constexpr double kYearOfSeconds = 365 * 86400.0;  // an ETA beyond it is no run's (SetProgressAndEta)
+
+bool HasEpochWord(const std::string& key) {
+  for (size_t p = 0; p <= key.size();) {
+    size_t q = key.find(' ', p);
+    if (q == std::string::npos) q = key.size();
+    std::string_view w(key.data() + p, q - p);
+    if (w == "epoch" || w == "epochs") return true;
+    p = q + 1;
+  }
+  return false;
+}
+}  // namespace
+
+// A drawn bar's counter "c/E" that counts epochs: its key names them
+// ("Epoch 2/5 ━━"), or it is the bar's own counter on a bar that names
+// epochs with no epoch number ("Epoch:  40%|████| 2/5": the word heads the
+// percentage) or by its rate's unit ("Training: 2/4 [04:01, 120.50s/epoch]").
+// "Epoch 1: 100%|██| 500/500" numbers its epoch: its counter counts batches.
+std::optional<std::pair<int64_t, int64_t>> EpochBarCounter(const ScannedLine& s) {
+  if (!s.has_bar) return std::nullopt;
+  bool names_epochs = std::any_of(s.fields.begin(), s.fields.end(), [](const ScannedField& f) {
+    return f.unit.find("epoch") != std::string::npos || (f.unit == "%" && HasEpochWord(f.key));
+  });
+  for (const ScannedField& f : s.fields) {
+    if (!f.total || !f.integer || f.value < 0 || f.value > *f.total || *f.total < 1) continue;
+    if (HasEpochWord(f.key) || (f.follows_bar && names_epochs))
+      return std::make_pair(static_cast<int64_t>(f.value), static_cast<int64_t>(*f.total));
+  }
+  return std::nullopt;
+}
+
+void ProgressScan::CountOuterEpochs(const Entry& a, ProgressReport& r) const {
+  if (!r.step || !r.total_steps || *r.total_steps <= 0 || a.line.step != r.step) return;
+  if (EpochBarCounter(a.scanned)) return;  // the anchor's own epoch counter: one bar, per epoch as before
+  const Entry* outer = nullptr;
+  std::pair<int64_t, int64_t> epochs;
+  const std::vector<Entry> bar_line = epoch_bar_ ? std::vector<Entry>{*epoch_bar_} : std::vector<Entry>{};
+  for (const std::vector<Entry>* list : {&entries_, &outer_bars_, &bar_line})
+    for (const Entry& e : *list) {
+      if (e.line.layout == a.line.layout || (outer && e.index <= outer->index)) continue;
+      if (auto c = EpochBarCounter(e.scanned)) {
+        outer = &e;
+        epochs = *c;
+      }
+    }
+  if (!outer || epochs.second < 2) return;
+  // tqdm counts finished epochs: an inner bar printed after the outer line
+  // runs in the next epoch; one printed before it finished an epoch counted.
+  const int64_t per_epoch = *r.total_steps;
+  const int64_t total = epochs.second * per_epoch;
+  int64_t done = epochs.first * per_epoch + (a.index > outer->index ? *r.step : 0);
+  done = std::clamp<int64_t>(done, 0, total);
+  r.progress_fraction = static_cast<double>(done) / static_cast<double>(total);
+  r.eta_s.reset();
+  std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
+  if (!t) return;
+  const double eta = static_cast<double>(total - done) * *t;
+  if (eta <= kYearOfSeconds) r.eta_s = eta;
 }
 
 bool ProgressScan::ClimbingTotals(uint64_t layout) const {

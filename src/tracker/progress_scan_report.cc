@@ -227,6 +227,7 @@ ProgressReport ProgressScan::FinishNow() const {
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   WithholdImplausibleStepTime(r);
   SetProgressAndEta(r);
+  CountOuterEpochs(a, r);
   if (!ShowsTraining(r)) {
     ProgressReport missing;
     missing.confidence = Confidence(missing, -1);

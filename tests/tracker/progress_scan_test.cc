@@ -400,6 +400,42 @@ TEST(ProgressScan, AnOuterBarWhoseStepLastsAWholeInnerBarCountsEpochs) {
   EXPECT_EQ(alone.step, 98);
 }
 
+TEST(ProgressScan, ProgressOfNestedBarsCountsTheOuterBarsEpochs) {
+  // Nested tqdm mid-run: an "Epoch: 2/5" bar (its counter counts epochs, so
+  // it is no step) over finished inner bars of 1000 iterations. The step
+  // stays the inner bar's; progress and ETA count the epochs.
+  std::vector<std::string> lines = {
+      "Epoch:   0%|          | 0/5 [00:00<?, ?it/s]",
+      "Iteration: 100%|██████████| 1000/1000 [05:00<00:00,  3.33it/s]",
+      "Epoch:  20%|██        | 1/5 [05:00<20:00, 300.00s/it]",
+      "Iteration: 100%|██████████| 1000/1000 [05:00<00:00,  3.33it/s]",
+      "Epoch:  40%|████      | 2/5 [10:00<15:00, 300.00s/it]"};
+  ProgressReport between = ScanProgress(lines);
+  EXPECT_EQ(between.step, 1000);
+  EXPECT_EQ(between.total_steps, 1000);
+  ASSERT_TRUE(between.progress_fraction && between.eta_s);
+  EXPECT_NEAR(*between.progress_fraction, 2.0 / 5, 1e-9);  // the finished inner bar is in the 2 epochs done
+  EXPECT_NEAR(*between.eta_s, 3 * 1000 / 3.33, 1e-6);
+  // Inside the third epoch: its inner bar is newer than the outer line.
+  lines.push_back("Iteration:  25%|██▌       | 250/1000 [01:15<03:45,  3.33it/s]");
+  ProgressReport inside = ScanProgress(lines);
+  EXPECT_EQ(inside.step, 250);
+  ASSERT_TRUE(inside.progress_fraction && inside.eta_s);
+  EXPECT_NEAR(*inside.progress_fraction, (2 * 1000 + 250) / 5000.0, 1e-9);
+  EXPECT_NEAR(*inside.eta_s, (5000 - 2250) / 3.33, 1e-6);
+  // The outer bar read as a step and dropped by its duration (s/epoch) counts epochs too.
+  ProgressReport fitting = ScanProgress({"Epoch 0: 100%|██████████| 500/500 [02:00<00:00,  4.15batch/s, loss=0.31]",
+                                         "Epoch 1: 100%|██████████| 500/500 [01:59<00:00,  4.20batch/s, loss=0.22]",
+                                         "Fitting:  50%|█████     | 2/4 [04:01<04:01, 120.50s/epoch]"});
+  EXPECT_EQ(fitting.step, 500);
+  ASSERT_TRUE(fitting.progress_fraction);
+  EXPECT_NEAR(*fitting.progress_fraction, 0.5, 1e-9);
+  // One bar counting steps under an epoch header line that is no bar: per epoch, as before.
+  ProgressReport single = ScanProgress({"Epoch 2/5", "Iteration:  25%|██▌       | 250/1000 [01:15<03:45,  3.33it/s]"});
+  ASSERT_TRUE(single.progress_fraction);
+  EXPECT_NEAR(*single.progress_fraction, 0.25, 1e-9);
+}
+
 TEST(ProgressScan, ABarFinishedInsideEachTrainingStepIsNotTheInnerBar) {
   // Online RL: a generation bar finishes inside every 60 s training step. The
   // training bar counts steps, not epochs, and stays the record.
