@@ -949,5 +949,26 @@ TEST(ExtractionKinds, AListOfNamedConfigObjects) {
   EXPECT_EQ(md.training_iterations, 20000);
 }
 
+// Full precision is not assumed for a language model when nothing read turns
+// mixed precision on or off; it still is for other runs.
+TEST(ExtractionKinds, NoFullPrecisionAssumedForALanguageModel) {
+  Repo r("llm_precision");
+  r.File("pretrain_gpt.py",
+         "import torch\nfrom transformers import AutoModelForCausalLM\n"
+         "model = AutoModelForCausalLM.from_pretrained('gpt2')\nopt = torch.optim.AdamW(model.parameters(), lr=3e-4)\n");
+  WorkloadMetadata md = r.Extract("python pretrain_gpt.py");
+  ASSERT_TRUE(md.model_type.has_value());
+  EXPECT_EQ(*md.model_type, "llm-pretrain");
+  EXPECT_FALSE(md.precision.has_value());
+  r.File("amp_gpt.py",
+         "import torch\nfrom transformers import AutoModelForCausalLM\n"
+         "model = AutoModelForCausalLM.from_pretrained('gpt2')\n"
+         "with torch.autocast('cuda', dtype=torch.bfloat16):\n    loss = model(x).loss\n");
+  EXPECT_EQ(r.Extract("python amp_gpt.py").precision, "bf16");
+  r.File("cls.py", "import torch\nimport torchvision\nmodel = torchvision.models.resnet50()\n"
+                   "data = torchvision.datasets.CIFAR10('data')\n");
+  EXPECT_EQ(r.Extract("python cls.py").precision, "fp32");
+}
+
 }  // namespace
 }  // namespace schedmate
