@@ -236,22 +236,53 @@ struct Builder {
   }
 };
 
-// A finished bar that prints only its elapsed time (old Keras: "1464/1464
-// [=====] - 240s - loss: 2.83"): a duration without a key after the bar's
-// complete counter took the bar's steps.
-std::optional<double> FinishedBarTime(const ScannedLine& scanned, const ProgressLine& p) {
-  if (!scanned.has_bar || !p.step || !p.total_steps || *p.step != *p.total_steps || *p.step <= 0) return std::nullopt;
-  bool after_counter = false;
+// The keyless duration after a finished counter, in seconds: what its steps
+// took. Old Keras draws a bar ("1464/1464 [=====] - 240s - loss: 2.83");
+// tf.keras verbose=2 prints the counter alone ("19/19 - 12s - loss: 0.03"),
+// the duration right after it. Also its unit's scale (the print's resolution).
+struct FinishedDuration {
+  double seconds, unit_scale;
+};
+std::optional<FinishedDuration> FinishedCounterDuration(const ScannedLine& scanned, const ProgressLine& p) {
+  if (!p.step || !p.total_steps || *p.step != *p.total_steps || *p.step <= 0) return std::nullopt;
+  bool after_counter = false, right_after = false;
   for (const auto& f : scanned.fields) {
     if (f.total) {
-      after_counter = static_cast<int64_t>(f.value) == *p.step;
+      after_counter = right_after = static_cast<int64_t>(f.value) == *p.step;
       continue;
     }
     double scale = TimeUnitScale(Lower(f.unit));
-    if (after_counter && f.key.empty() && !f.unit.empty() && scale > 0 && !f.parenthesised && f.value > 0)
-      return f.value * scale / static_cast<double>(*p.step);
+    if (after_counter && (scanned.has_bar || right_after) && f.key.empty() && !f.unit.empty() && scale > 0 &&
+        !f.parenthesised && f.value > 0)
+      return FinishedDuration{f.value * scale, scale};
+    right_after = false;
   }
   return std::nullopt;
+}
+
+std::optional<double> FinishedBarTime(const ScannedLine& scanned, const ProgressLine& p) {
+  auto d = FinishedCounterDuration(scanned, p);
+  if (!d) return std::nullopt;
+  return d->seconds / static_cast<double>(*p.step);
+}
+
+// A per-step time printed as one or two whole units ("338s 1s/step": 0.5 to
+// 1.5 s) beside the finished counter's duration, which times the steps to
+// within 5 %: the duration over the steps is the step's time.
+void RefineWholeUnitStepTime(const ScannedLine& scanned, ProgressLine& p) {
+  if (!p.step_time_s) return;
+  auto d = FinishedCounterDuration(scanned, p);
+  if (!d || 0.5 * d->unit_scale > 0.05 * d->seconds) return;
+  const double fine = d->seconds / static_cast<double>(*p.step);
+  for (const auto& f : scanned.fields) {
+    if (!f.integer || f.value <= 0 || f.value > 2 || !f.key.empty()) continue;
+    auto parts = SplitSlash(Lower(f.unit));
+    if (parts.size() != 2 || parts[0].empty()) continue;
+    double scale = TimeUnitScale(parts[0]);
+    if (scale <= 0 || std::fabs(f.value * scale - *p.step_time_s) > 1e-9 * *p.step_time_s) continue;
+    if (std::fabs(fine - *p.step_time_s) <= 0.5 * scale * (1 + 1e-9)) p.step_time_s = fine;
+    return;
+  }
 }
 
 }  // namespace
@@ -327,6 +358,7 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
     out.loss = b.loss_function_value;
   out.time_names_step = out.step_time_s && b.time_names_step;
   if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
+  else RefineWholeUnitStepTime(scanned, out);
   // The run's own clock times its records better than the logger's stamp,
   // unless the stamp is the finer ("Elapsed Time: 00:01:02" beside a stamp
   // in milliseconds).

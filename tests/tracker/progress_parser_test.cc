@@ -469,6 +469,27 @@ TEST(ProgressLine, AFinishedBarsElapsedTimeIsItsSteps) {
   EXPECT_FALSE(InterpretLine("  45/800 [>.............................] - ETA: 120s - loss: 0.51").step_time_s);
 }
 
+TEST(ProgressLine, AFinishedCounterWithoutABarAndAWholeUnitRate) {
+  // tf.keras verbose=2: no bar, the epoch's duration right after its counter.
+  ProgressLine v2 = InterpretLine("19/19 - 12s - loss: 0.0275 - accuracy: 0.9623");
+  EXPECT_EQ(v2.step, 19);
+  ASSERT_TRUE(v2.step_time_s);
+  EXPECT_DOUBLE_EQ(*v2.step_time_s, 12.0 / 19);
+  // A duration elsewhere on an unfinished or counter-less line times no step.
+  EXPECT_FALSE(InterpretLine("12/19 - 12s - loss: 0.0275").step_time_s);
+  // "1s/step" is 0.5 to 1.5 s; the 338 s the 313 steps took time them to 0.2 %.
+  ProgressLine whole = InterpretLine("313/313 [==============================] - 338s 1s/step - loss: 0.3206 - val_loss: 0.34");
+  ASSERT_TRUE(whole.step_time_s);
+  EXPECT_NEAR(*whole.step_time_s, 338.0 / 313, 1e-12);
+  // A rate of more digits, or a duration too coarse to be finer, stays as printed.
+  ProgressLine ms = InterpretLine("1875/1875 [==============================] - 6s 3ms/step - loss: 0.2977");
+  EXPECT_NEAR(ms.step_time_s.value_or(0), 0.003, 1e-12);
+  ProgressLine coarse = InterpretLine("500/500 [==============================] - 1s 2ms/step - loss: 0.2977");
+  EXPECT_NEAR(coarse.step_time_s.value_or(0), 0.002, 1e-12);
+  ProgressLine us = InterpretLine("7895/7895 [==============================] - 4s 537us/step - loss: 0.5471");
+  EXPECT_NEAR(us.step_time_s.value_or(0), 537e-6, 1e-12);
+}
+
 TEST(ProgressLine, EvaluationColumnsBesideTrainingOnes) {
   // A report row with a column per metric, validation ones among them.
   std::vector<std::string> lines = {
