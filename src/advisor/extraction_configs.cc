@@ -257,6 +257,22 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
       for (const auto& a : py->assigns)
         if (a.scope == *name)
           if (auto v = st.Literal(a.value)) st.Set(a.target, *v, *f, a.line, kConfig);
+      // A registry function that returns a config object (`return
+      // Trainer.Config(training=TrainingConfig(steps=1000), optimizer=adamw(lr=3e-4))`):
+      // the literal keywords of its calls, the first binding of a key winning
+      // (the trainer's own before a validator's or a scheduler's).
+      std::set<std::string> seen;
+      for (const auto& c : py->calls) {
+        if (c.scope != *name) continue;
+        std::vector<std::string> w = KeyWords(LastSegment(c.callee));
+        if (std::any_of(w.begin(), w.end(), [](const std::string& x) {
+              return x == "scheduler" || x == "schedule" || x == "sched" || x == "eval" || x == "validator" ||
+                     x == "validation" || x == "profiler" || x == "checkpoint" || x == "logger" || x == "metrics";
+            }))
+          continue;
+        for (const auto& [k, v] : c.kwargs)
+          if (auto lit = st.Literal(v); lit && seen.insert(NormalKey(k)).second) st.Set(k, *lit, *f, c.line, kConfig);
+      }
       st.read.push_back(*f);
       name = names.erase(name);  // found: the first definition is the one
     }

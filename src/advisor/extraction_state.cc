@@ -74,6 +74,10 @@ void State::Set(const std::string& raw_key, const std::string& value, const std:
   std::string key = NormalKey(raw_key);
   if (key.empty()) return;
   std::string last_seg = LastSegment(key);
+  // `TASK_NAME = "task_name"`, `STEP = "step"` in Python: a constant that
+  // spells its own name is a key or an enum member, not a setting. (On a
+  // command line, `--gpus GPUS` is a placeholder: it stays, and blocks the default.)
+  if (!value.empty() && Lower(value) == last_seg && EndsWith(file, ".py")) return;
   if ((last_seg == "target" || last_seg == "_target_" || last_seg == "class_path" || last_seg == "type") &&
       prec >= kConfig && !value.empty() && value.size() < 200 && config_classes.size() < 512)
     config_classes.push_back(value);  // classes a config builds: model-type evidence

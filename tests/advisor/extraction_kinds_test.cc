@@ -970,5 +970,32 @@ TEST(ExtractionKinds, NoFullPrecisionAssumedForALanguageModel) {
   EXPECT_EQ(r.Extract("python cls.py").precision, "fp32");
 }
 
+// A config registry function that returns a config object: the literal
+// keywords of its calls are the run's settings (a validator's own steps are not).
+TEST(ExtractionKinds, ARegistryFunctionThatReturnsAConfigObject) {
+  Repo r("registry_return");
+  r.File("proj/configs.py",
+         "def big_run():\n    return Trainer.Config(\n        optimizer=adamw(lr=3e-4),\n"
+         "        training=TrainingConfig(steps=1000, batch_size=16),\n"
+         "        validator=Validator.Config(freq=500, steps=1200),\n    )\n"
+         "def tiny_run():\n    return Trainer.Config(training=TrainingConfig(steps=10))\n");
+  r.File("proj/train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--config')\n"
+                          "args = p.parse_args()\n");
+  WorkloadMetadata md = r.Extract("python -m proj.train --config big_run");
+  EXPECT_EQ(md.training_iterations, 1000);
+  EXPECT_EQ(md.learning_rate, 3e-4);
+  EXPECT_EQ(md.batch_size, 16);
+}
+
+// `TASK_NAME = "task_name"`: a constant that spells its own name is no setting.
+TEST(ExtractionKinds, AConstantSpellingItsOwnNameIsNoSetting) {
+  Repo r("self_named_constant");
+  r.File("keys.py", "class Keys:\n    TASK_NAME = 'task_name'\n    DATASET = 'dataset'\n");
+  r.File("train.py", "import torch\nfrom keys import Keys\nmodel = torch.nn.Linear(2, 2)\n");
+  WorkloadMetadata md = r.Extract("python train.py");
+  EXPECT_NE(md.dataset, "task_name");
+  EXPECT_NE(md.dataset, "dataset");
+}
+
 }  // namespace
 }  // namespace schedmate
