@@ -254,6 +254,7 @@ std::vector<std::string> LineFeatures(const LineWindow& window, size_t i, const 
   if (const Signature* sig = base.Match(lower)) {
     f.push_back("sig=" + sig->id);
     f.push_back("sigkind=" + std::string(KindName(sig->kind)));
+    if (WeakInfrastructureMatch(lower, *sig)) f.push_back("sig-weak");
   }
   std::string_view core = WithoutLogPrefixes(text);
   std::string type = ExceptionType(text);

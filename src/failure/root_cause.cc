@@ -85,6 +85,37 @@ bool SharedMemoryContext(const LineWindow& w) {
   return false;
 }
 
+// Characters that end a path-like token ("/gpfs/home/x.py", 'File "…"').
+bool TokenEnd(char c) {
+  return c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '(' || c == ')' || c == '[' || c == ']' ||
+         c == '<' || c == '>' || c == '=' || c == ',';
+}
+
+// The occurrence lower[pos, pos + len) is part of a path: its token has a
+// '/' outside the occurrence ("/ibm/gpfs-homes/…", "…/tpu/preempted_hook.py").
+bool InsidePath(std::string_view lower, size_t pos, size_t len) {
+  size_t b = pos;
+  while (b > 0 && !TokenEnd(lower[b - 1])) --b;
+  size_t e = pos + len;
+  while (e < lower.size() && !TokenEnd(lower[e])) ++e;
+  return lower.substr(b, pos - b).find('/') != std::string_view::npos ||
+         lower.substr(pos + len, e - pos - len).find('/') != std::string_view::npos;
+}
+
+// The occurrence is one of several alternatives the message lists: "or"
+// right after it ("preempted or failed", "got preempted, or crashed") or
+// earlier in the same clause ("exited or there was a network error").
+bool OneOfAlternatives(std::string_view lower, size_t pos, size_t len) {
+  size_t a = pos + len;
+  while (a < lower.size() && (lower[a] == ' ' || lower[a] == ',')) ++a;
+  if (lower.substr(a, 3) == "or ") return true;
+  size_t start = pos > 24 ? pos - 24 : 0;
+  std::string_view before = lower.substr(start, pos - start);
+  size_t cut = before.find_last_of(".;:(");
+  if (cut != std::string_view::npos) before.remove_prefix(cut + 1);
+  return before.find(" or ") != std::string_view::npos || before.rfind("or ", 0) == 0;
+}
+
 struct Candidate {
   size_t pos;
   int weight;
@@ -94,6 +125,29 @@ struct Candidate {
 }  // namespace
 
 bool IsTracebackCodeLine(const LineWindow& window, size_t i) { return IsTracebackCode(window, i); }
+
+bool WeakInfrastructureMatch(std::string_view lower, const Signature& sig) {
+  if (sig.category != FailureDiagnosis::ErrorType::kInfrastructure) return false;
+  bool matched = false;
+  for (const auto& alt : sig.any_of) {
+    bool all = true, weak = false;
+    for (const std::string& t : alt) {
+      size_t pos = lower.find(t);
+      if (pos == std::string_view::npos) {
+        all = false;
+        break;
+      }
+      bool every_weak = true;  // every occurrence of the term is in a path or an alternative
+      for (; pos != std::string_view::npos && every_weak; pos = lower.find(t, pos + 1))
+        every_weak = InsidePath(lower, pos, t.size()) || OneOfAlternatives(lower, pos, t.size());
+      weak = weak || every_weak;
+    }
+    if (!all) continue;
+    matched = true;
+    if (!weak) return false;  // one alternative reports the event plainly
+  }
+  return matched;
+}
 
 std::string_view WithoutLogPrefixes(std::string_view line) { return StripPrefixes(line); }
 
@@ -128,12 +182,12 @@ RootCauseDetail DiagnoseWindow(const LineWindow& window, const SignatureBase& ba
     if (i + 1 < window.size() && IsContinuation(window[i + 1].second))
       lower += " " + ToLower(std::string_view(window[i + 1].second).substr(0, 1024));
     const Signature* sig = base.Match(lower);
-    if (sig && sig->kind == SignatureKind::kRoot) {
+    if (sig && sig->kind == SignatureKind::kRoot && !WeakInfrastructureMatch(lower, *sig)) {
       candidates.push_back({i, sig->weight, sig});
       if (sig->component == "gpu" && sig->weight >= 8) gpu_fault_seen = true;
       continue;
     }
-    if (sig) continue;  // a wrapper or a cascade line
+    if (sig && sig->kind != SignatureKind::kRoot) continue;  // a wrapper or a cascade line
     std::string type = ExceptionType(window[i].second);
     if (!type.empty() && type.find("Warning") == std::string::npos) candidates.push_back({i, 3, nullptr});
   }

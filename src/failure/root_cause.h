@@ -43,6 +43,16 @@ std::string ExceptionType(std::string_view line);
 // line N`, or a `raise …` statement): it names an error without being one.
 bool IsTracebackCodeLine(const LineWindow& window, size_t i);
 
+// An infrastructure signature whose words, on this (lower-case) line, do not
+// report an event: every matching alternative has a term that only occurs
+// inside a path ("/ibm/gpfs-homes/…", "…/tpu/preempted_hook.py": where a file
+// lives, not that GPFS failed or the node was preempted) or as one of several
+// alternatives the message lists ("has failed, got preempted, or crashed",
+// "is preempted or failed"). Such a line is no signature candidate (an
+// exception line stays a generic one) and the learned reading decides; it
+// sees the signature with a "sig-weak" mark.
+bool WeakInfrastructureMatch(std::string_view lower, const Signature& sig);
+
 // A line without its launcher and logger prefixes ("[rank3]: ", timestamps).
 std::string_view WithoutLogPrefixes(std::string_view line);
 

@@ -114,6 +114,42 @@ TEST(RootCause, MisleadingCases) {
   EXPECT_FALSE(nothing.diagnosis.root_cause_line_index.has_value());
 }
 
+// An infrastructure signature's words inside a path, or among alternatives
+// the message lists, report nothing about this node: the line is no
+// signature candidate (an exception line stays a generic one).
+TEST(RootCause, InfrastructureWordsInAPathOrAmongAlternativesDecideNothing) {
+  const SignatureBase& kb = SignatureBase::Default();
+  auto weak = [&](const char* line) {
+    std::string lower = ToLower(line);
+    const Signature* sig = kb.Match(lower);
+    return sig != nullptr && WeakInfrastructureMatch(lower, *sig);
+  };
+  // Where a file lives is not a file-system failure.
+  EXPECT_TRUE(weak("RuntimeError: error reading /lustre/scratch/run1/ckpt.pt"));
+  auto path = DiagnoseWindow(Window({"RuntimeError: error reading /lustre/scratch/run1/ckpt.pt"}));
+  EXPECT_EQ(path.signature_id, "generic-exception");
+  EXPECT_EQ(path.diagnosis.error_type, E::kUserScript);
+  EXPECT_TRUE(weak("  File \"/usr/lib/python3/site-packages/tensorflow/python/tpu/preempted_hook.py\", line 89"));
+  EXPECT_FALSE(weak("LustreError: 11-0: fs-MDT0000-mdc: operation obd_ping to node 10.0.0.8@o2ib failed: rc = -107"));
+  EXPECT_FALSE(weak("OSError: [Errno 5] Input/output error: '/gpfs/data/shard-0001.tar'"));
+  // A list of what might have happened is not a report that it happened.
+  const char* hedge = "E coordination_service.cc:1170] Task 3 heartbeat timeout. This indicates that the remote task "
+                      "has failed, got preempted, or crashed unexpectedly.";
+  EXPECT_TRUE(weak(hedge));
+  EXPECT_NE(DiagnoseWindow(Window({hedge})).diagnosis.faulty_component, std::optional<std::string>("node"));
+  EXPECT_TRUE(weak("I 09-12 controller.py:545] Cluster is preempted or failed. Recovering..."));
+  EXPECT_FALSE(weak("slurmstepd: error: *** JOB 4567 ON node017 CANCELLED AT 2026-01-01T10:00:00 DUE TO PREEMPTION ***"));
+  EXPECT_FALSE(weak("I 12-10 controller.py:118] Cluster is preempted (status: INIT). Recovering..."));
+  // Words that are part of the signature's own term do not count as alternatives.
+  EXPECT_FALSE(weak("RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable"));
+  // Only infrastructure signatures are weakened: a framework one stands.
+  std::string shm = ToLower("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+                            "shared memory (shm).");
+  const Signature* fw = kb.Match(shm);
+  ASSERT_NE(fw, nullptr);
+  EXPECT_FALSE(WeakInfrastructureMatch(shm, *fw));
+}
+
 std::string LongFailedLog(int normal_lines, int cascade_lines, int64_t* root_line) {
   std::string log;
   for (int i = 0; i < normal_lines; ++i)
