@@ -627,7 +627,11 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
     for (const auto& [k, v] : c.kwargs) {
       if (loader && k != "batch_size") continue;
       if (beside && k.find("batch") != std::string::npos) continue;
-      if (k == "device" || k == "devices" || k == "device_map") continue;  // where a tensor goes, not the run's GPUs
+      // Where a tensor goes, not the run's GPUs — except a Lightning Trainer's or
+      // Fabric's devices (devices="auto": every visible GPU; devices=2).
+      if ((k == "device" || k == "devices" || k == "device_map") &&
+          !(k == "devices" && (last == "Trainer" || last == "Fabric")))
+        continue;
       // A call's `epoch=` is the epoch it starts or resumes at (get_train_iterator(epoch=1),
       // load_checkpoint(epoch=0)), not how many the run trains for.
       if (k == "epoch") continue;

@@ -42,7 +42,8 @@ std::string NormalKey(std::string key) {
 
 void State::SetField(const std::string& field, const std::string& key, const std::string& value,
                      const std::string& file, int line, int prec, int specificity) {
-  bool auto_flag = (field == "bf16" || field == "fp16") && Lower(value) == "auto";
+  // bf16="auto" turns bf16 on where supported; devices="auto" is every visible GPU.
+  bool auto_flag = (field == "bf16" || field == "fp16" || field == "devices") && Lower(value) == "auto";
   if (field.empty() || (IsUnset(value) && !auto_flag) || value.size() > 512) return;
   Candidate& c = fields[field][key];
   if (prec >= c.precedence) c = {value, file, key, line, prec, specificity, ++order};

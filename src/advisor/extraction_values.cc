@@ -75,7 +75,7 @@ const Candidate* Best(State& st, const std::string& field, bool numeric, std::st
   }
   for (auto& [k, c] : it->second) {
     // `bf16: auto` is a setting (on where the GPU supports it), not an unset value.
-    bool auto_precision = (field == "bf16" || field == "fp16") && Lower(c.value) == "auto";
+    bool auto_precision = (field == "bf16" || field == "fp16" || field == "devices") && Lower(c.value) == "auto";
     if ((IsUnset(c.value) && !auto_precision) || c.precedence < blocked_below) continue;
     if (numeric && !ToNumber(c.value)) continue;
     if ((field == "steps" || field == "epochs" || field == "learning_rate" || field == "batch_size") &&

@@ -997,5 +997,19 @@ TEST(ExtractionKinds, AConstantSpellingItsOwnNameIsNoSetting) {
   EXPECT_NE(md.dataset, "dataset");
 }
 
+// A Lightning Trainer's devices: "auto" is every visible GPU (no count), a
+// number is the count; another call's `devices=` is where tensors go.
+TEST(ExtractionKinds, ALightningTrainersDevices) {
+  Repo r("trainer_devices");
+  r.File("auto.py", "import pytorch_lightning as pl\ndef main():\n    trainer = pl.Trainer(devices='auto', max_epochs=10)\n"
+                    "    trainer.fit(model)\nif __name__ == '__main__':\n    main()\n");
+  WorkloadMetadata md = r.Extract("python auto.py");
+  EXPECT_FALSE(md.hardware.num_gpus.has_value());
+  r.File("two.py", "import lightning as L\ntrainer = L.Trainer(devices=2, max_epochs=10)\ntrainer.fit(model)\n");
+  EXPECT_EQ(r.Extract("python two.py").hardware.num_gpus, 2);
+  r.File("tensor.py", "import torch\nx = torch.zeros(4, devices=3)\nmodel = torch.nn.Linear(2, 2)\n");
+  EXPECT_EQ(r.Extract("python tensor.py").hardware.num_gpus, 1);
+}
+
 }  // namespace
 }  // namespace schedmate
