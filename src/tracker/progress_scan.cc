@@ -96,13 +96,13 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
       rejected_index_ = index;
       rejected_.assign(it->data(), it->size());
       if (OnlyBareBars()) DropAnnouncedBars(ScanLine(*it));
-      else if (RecordJustBelow(index)) DropAnnouncedRecord(ScanLine(*it));
+      else NoteAnnouncement(ScanLine(*it), index, RecordJustBelow(index));
       continue;
     }
     ScannedLine scanned = ScanLine(*it);
     ProgressLine p = InterpretScanned(scanned);
     if (!p.is_training && OnlyBareBars()) DropAnnouncedBars(scanned);
-    else if (!p.is_training && RecordJustBelow(index)) DropAnnouncedRecord(scanned);
+    else if (!p.is_training) NoteAnnouncement(scanned, index, RecordJustBelow(index));
     bool head = HeadsRecord(p, index);
     if (!candidate && !head) continue;
     kept = true;
@@ -158,6 +158,18 @@ void ProgressScan::DropAnnouncedBars(const ScannedLine& announcement) {
   while (!entries_.empty() && entries_.back().line.total_steps == total) entries_.pop_back();
   train_and_eval_.clear();
   Reanchor();
+}
+
+void ProgressScan::NoteAnnouncement(const ScannedLine& announcement, int64_t index, bool record_below) {
+  if (!AnnouncesEvaluation(announcement)) return;
+  bool dropped = false;
+  if (record_below) {
+    DropAnnouncedRecord(announcement);
+    dropped = true;
+  }
+  if (announced_index_ >= 0 || entries_.empty()) return;  // the newest announcement only
+  announced_index_ = index;
+  pass_start_ = index + 1 + (dropped ? 1 : 0);
 }
 
 bool ProgressScan::RecordJustBelow(int64_t index) const {

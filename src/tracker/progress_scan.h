@@ -187,8 +187,18 @@ class ProgressScan {
   // The newest record read is the line just below `index` (and no bar).
   bool RecordJustBelow(int64_t index) const;
   void DropAnnouncedRecord(const ScannedLine& announcement);
+  // The newest line announcing an evaluation above records (not bare bars):
+  // the run of records right below it that share one layout and a count
+  // other than the training records' of that layout before it is the
+  // evaluation pass ("Eval begin..." over "step 20/88 - loss: …" after
+  // "step 614/614 - loss: …"), found when the older records are read.
+  void NoteAnnouncement(const ScannedLine& announcement, int64_t index, bool record_below_dropped);
+  std::vector<size_t> AnnouncedPass() const;
+  void DropAnnouncedPass();
   std::optional<double> run_duration_s_;
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
+  int64_t announced_index_ = -1;  // NoteAnnouncement: the announcement's line, and the first line of its pass
+  int64_t pass_start_ = -1;
   int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
   std::string rejected_;
   ProgressScanStats stats_;

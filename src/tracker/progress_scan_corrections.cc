@@ -254,13 +254,49 @@ void ProgressScan::SwapClimbingTotals() {
   Reanchor();
 }
 
+std::vector<size_t> ProgressScan::AnnouncedPass() const {
+  if (announced_index_ < 0) return {};
+  std::vector<size_t> newer;  // entries below the announcement, oldest first
+  for (size_t i = entries_.size(); i-- > 0;)
+    if (entries_[i].index > announced_index_) newer.push_back(i);
+  if (newer.empty()) return {};
+  const Entry& first = entries_[newer.front()];
+  if (first.index != pass_start_ || !first.line.step || !first.line.total_steps) return {};
+  const bool other_count = std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) {
+    return e.index < announced_index_ && e.line.layout == first.line.layout && e.line.step && e.line.total_steps &&
+           *e.line.total_steps != *first.line.total_steps;
+  });
+  if (!other_count) return {};
+  std::vector<size_t> pass;
+  int64_t next = first.index;
+  for (size_t i : newer) {
+    const Entry& e = entries_[i];
+    if (e.index != next || e.line.layout != first.line.layout || e.line.total_steps != first.line.total_steps) break;
+    pass.push_back(i);
+    ++next;
+  }
+  return pass;
+}
+
+void ProgressScan::DropAnnouncedPass() {
+  std::vector<size_t> pass = AnnouncedPass();
+  if (pass.empty()) return;
+  std::vector<bool> drop(entries_.size(), false);
+  for (size_t i : pass) drop[i] = true;
+  std::vector<Entry> kept;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(entries_[i]));
+  entries_.swap(kept);
+  Reanchor();
+}
+
 ProgressReport ProgressScan::Finish() const {
   auto stepless = [](const std::vector<Entry>& es) {
     return std::none_of(es.begin(), es.end(), [](const Entry& e) { return e.line.step.has_value(); });
   };
   bool fallback = stepless(entries_) && !train_and_eval_.empty();
   if (rows_.empty() && !fallback && !HasPositionalSteps() && !HasClimbingTotals() && !HasRepeatedFinishedBars() &&
-      !HasOuterBars())
+      !HasOuterBars() && AnnouncedPass().empty())
     return FinishNow();
   // The oldest rows are still pending, or positional steps wait for their
   // check: finish on a copy.
@@ -272,6 +308,7 @@ ProgressReport ProgressScan::Finish() const {
     rest.entries_.swap(rest.train_and_eval_);
     rest.Reanchor();
   }
+  rest.DropAnnouncedPass();
   rest.DropLonePositionalSteps();
   rest.SwapClimbingTotals();
   rest.DropRepeatedFinishedBars();

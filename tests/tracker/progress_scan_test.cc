@@ -436,6 +436,38 @@ TEST(ProgressScan, ProgressOfNestedBarsCountsTheOuterBarsEpochs) {
   EXPECT_NEAR(*single.progress_fraction, 0.25, 1e-9);
 }
 
+TEST(ProgressScan, RecordsOfAnAnnouncedEvaluationPassAreNotTraining) {
+  // The evaluation pass prints records in the training layout, of another
+  // count, below a line announcing it: the training record stays the last
+  // one before it, also while the evaluation is still running.
+  std::vector<std::string> lines = {
+      "step 380/400 - loss: 0.4210 - acc: 0.8812 - 120ms/step",
+      "step 390/400 - loss: 0.4175 - acc: 0.8820 - 121ms/step",
+      "step 400/400 - loss: 0.4102 - acc: 0.8825 - 119ms/step",
+      "save checkpoint at ./output/3",
+      "Eval begin...",
+      "step 10/50 - loss: 0.5312 - acc: 0.8411 - 45ms/step",
+      "step 20/50 - loss: 0.5120 - acc: 0.8460 - 44ms/step",
+      "step 30/50 - loss: 0.5275 - acc: 0.8433 - 46ms/step"};
+  ProgressReport r = ScanProgress(lines);
+  EXPECT_EQ(r.step, 400);
+  EXPECT_EQ(r.total_steps, 400);
+  EXPECT_NEAR(r.loss.value_or(0), 0.4102, 1e-12);
+  EXPECT_NEAR(r.step_time_s.value_or(0), 0.119, 1e-12);
+  // Training resumed after the pass (the next epoch's records) stays the record.
+  std::vector<std::string> resumed = lines;
+  resumed.insert(resumed.end(), {"step 40/50 - loss: 0.5201 - acc: 0.8450 - 45ms/step",
+                                 "step 50/50 - loss: 0.5198 - acc: 0.8451 - 45ms/step", "Eval samples: 2000",
+                                 "Epoch 5/10", "step 10/400 - loss: 0.4011 - acc: 0.8840 - 118ms/step"});
+  ProgressReport next = ScanProgress(resumed);
+  EXPECT_EQ(next.step, 10);
+  EXPECT_EQ(next.total_steps, 400);
+  // Records of the training count below the announcement are training.
+  ProgressReport same = ScanProgress({"step 10/400 - loss: 0.42 - 120ms/step", "Evaluation",
+                                      "step 20/400 - loss: 0.41 - 120ms/step", "step 30/400 - loss: 0.40 - 120ms/step"});
+  EXPECT_EQ(same.step, 30);
+}
+
 TEST(ProgressScan, ABarFinishedInsideEachTrainingStepIsNotTheInnerBar) {
   // Online RL: a generation bar finishes inside every 60 s training step. The
   // training bar counts steps, not epochs, and stays the record.
