@@ -73,7 +73,10 @@ std::vector<std::pair<std::string, int>> LogicalLines(std::string_view script) {
     ++no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (cur.empty()) start = no;
-    if (!line.empty() && line.back() == '\\') {
+    // `#    --universal-checkpoint \`: a comment ends at its newline, backslash or not.
+    size_t first = line.find_first_not_of(" \t");
+    bool comment = cur.empty() && first != std::string_view::npos && line[first] == '#';
+    if (!comment && !line.empty() && line.back() == '\\') {
       cur += std::string(line.substr(0, line.size() - 1)) + " ";
     } else if (OpensQuotedAssignment(cur + std::string(line)) && no - start < 200) {
       cur += std::string(line) + " ";  // ARGS=" --a 1 ⏎ --b 2 ⏎ ": the value goes on to its closing quote

@@ -1011,5 +1011,15 @@ TEST(ExtractionKinds, ALightningTrainersDevices) {
   EXPECT_EQ(r.Extract("python tensor.py").hardware.num_gpus, 1);
 }
 
+// A comment line ends at its newline even when it ends in a backslash
+// (`#    --universal-checkpoint \`): the assignment after it is read.
+TEST(ExtractionKinds, ACommentEndingInABackslashJoinsNothing) {
+  Repo r("comment_backslash");
+  r.File("train.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr', type=float)\n"
+                     "args = p.parse_args()\n");
+  r.File("run.sh", "#    --old-flag \\\nARGS=\"--lr 0.375\"\npython train.py $ARGS\n");
+  EXPECT_EQ(r.Extract("bash run.sh").learning_rate, 0.375);
+}
+
 }  // namespace
 }  // namespace schedmate
