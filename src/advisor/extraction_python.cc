@@ -493,7 +493,17 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
           c.args[0].text[0] != '-' && near_entry)
         st.positionals.push_back(c.args[0].text);
       if (const PyValue* d = c.Kwarg("default")) {
-        if (auto v = st.Literal(*d)) st.Set(name, *v, path, c.line, prec);
+        if (auto v = st.Literal(*d)) {
+          st.Set(name, *v, path, c.line, prec);
+          // A command-line option's default is the run's setting unless the
+          // command changes it: it outranks a helper call's keyword of the
+          // same file rank (DataLoader(batch_size=1024) in a few-shot index search).
+          if (KeyField kf = ClassifyKey(name); kf.field == "batch_size" || kf.field == "learning_rate")
+            if (auto f = st.fields.find(kf.field); f != st.fields.end())
+              if (auto cand = f->second.find(NormalKey(name)); cand != f->second.end() && cand->second.file == path &&
+                                                              cand->second.specificity == 2)
+                cand->second.specificity = 3;
+        }
       } else if (const PyValue* act = c.Kwarg("action"); act && act->kind == PyValue::Kind::kString) {
         // A flag's implicit default: store_true is False until given.
         if (act->text == "store_true") st.Set(name, "False", path, c.line, prec);

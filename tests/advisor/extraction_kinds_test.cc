@@ -1021,5 +1021,21 @@ TEST(ExtractionKinds, ACommentEndingInABackslashJoinsNothing) {
   EXPECT_EQ(r.Extract("bash run.sh").learning_rate, 0.375);
 }
 
+// A command-line option's default batch size outranks a helper's
+// DataLoader keyword in another imported module (a few-shot index search).
+TEST(ExtractionKinds, AnOptionsDefaultOutranksAHelpersLoaderKeyword) {
+  Repo r("option_default_vs_helper");
+  r.File("pkg/__init__.py", "");
+  r.File("pkg/common.py", "import argparse\ndef argparser():\n    p = argparse.ArgumentParser()\n"
+                          "    p.add_argument('--batch', type=int, default=512)\n    return p\n");
+  r.File("pkg/fewshot.py", "import torch\ndef find_indices(dataset):\n"
+                           "    loader = torch.utils.data.DataLoader(dataset, batch_size=1024, shuffle=True)\n"
+                           "    return [i for i, _ in enumerate(loader)]\n");
+  r.File("pkg/train.py", "import torch\nimport pkg.fewshot as fs\nimport pkg.common as common\n"
+                         "def main(args):\n    idx = fs.find_indices(data)\n"
+                         "if __name__ == '__main__':\n    main(common.argparser().parse_args())\n");
+  EXPECT_EQ(r.Extract("python -m pkg.train").batch_size, 512);
+}
+
 }  // namespace
 }  // namespace schedmate
