@@ -310,25 +310,24 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   return f;
 }
 
+size_t RootLineOfProbabilities(const std::vector<double>& p) {
+  double top = 0;
+  for (double x : p) top = std::max(top, x);
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] >= top * (1 - kRootLineTie)) return i;
+  return 0;
+}
+
 RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureModel& model, const SignatureBase& base) {
   RootCauseDetail sig = DiagnoseWindow(window, base);
   if (model.empty() || window.empty() || (sig.signature_id != "generic-exception" && !sig.signature_id.empty() &&
                                           sig.weight >= model.sure_weight && model.Trusts(sig.signature_id)))
     return sig;
-  // The root line: the most probable; of near ties (within 0.05), the earliest.
   WindowFacts facts(window, base);
   std::vector<double> p(window.size(), 0);
-  double top = 0;
-  for (size_t i = 0; i < window.size(); ++i) {
-    p[i] = model.line.Probabilities(LineFeatures(window, i, base, facts))[1];
-    top = std::max(top, p[i]);
-  }
-  size_t root = 0;
   for (size_t i = 0; i < window.size(); ++i)
-    if (p[i] >= top - 0.05) {
-      root = i;
-      break;
-    }
+    p[i] = model.line.Probabilities(LineFeatures(window, i, base, facts))[1];
+  size_t root = RootLineOfProbabilities(p);
   // An exception no signature explains, or a signature not trusted to say
   // what failed, keeps its line (the earliest such); the models only say what
   // kind of failure it is.

@@ -223,6 +223,18 @@ TEST(FailureModel, AnExceptionThatEchoesAnEarlierFailureLineIsReportedAtThatLine
   EXPECT_EQ(d.diagnosis.root_cause_line_index, 1) << d.diagnosis.root_cause_line.value_or("");
 }
 
+// Near ties of the root-line probabilities are relative to the top one: where
+// every line is improbable, the first line is no tie of a line three times as
+// probable; among real near ties the earliest wins (a later echo says the same).
+TEST(FailureModel, RootLineNearTiesAreRelativeToTheTopProbability) {
+  EXPECT_EQ(RootLineOfProbabilities({0.06, 0.02, 0.10}), 2u);  // an absolute 0.05 margin chose 0
+  EXPECT_EQ(RootLineOfProbabilities({0.02, 0.30, 0.33}), 1u);
+  EXPECT_EQ(RootLineOfProbabilities({0.85, 0.10, 0.90}), 0u);
+  EXPECT_EQ(RootLineOfProbabilities({0.5, 0.95}), 1u);
+  EXPECT_EQ(RootLineOfProbabilities({0.0, 0.0}), 0u);
+  EXPECT_EQ(RootLineOfProbabilities({}), 0u);
+}
+
 TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
