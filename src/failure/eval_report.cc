@@ -1,5 +1,7 @@
 #include "failure/eval_report.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "core/facts_json.h"
@@ -43,6 +45,12 @@ std::string RunFailureEval(const std::vector<FailureCase>& cases, const FailureE
     cascade_calls += r->diagnosis.confidence < choice.cascade_threshold;
     std::string by;
     FailureDiagnosis d = ChooseDiagnosis(r->located.window, r->diagnosis, choice, &by);
+    // In a log too long to number (Located::lines_are_offsets) the answer is
+    // the root line's byte offset: scored as the line that starts there.
+    if (r->located.lines_are_offsets && d.root_cause_line_index) {
+      size_t at = static_cast<size_t>(std::clamp<int64_t>(*d.root_cause_line_index, 0, static_cast<int64_t>(log.size())));
+      d.root_cause_line_index = static_cast<int64_t>(std::count(log.begin(), log.begin() + static_cast<long>(at), '\n'));
+    }
     llm_answers += by == "llm";
     if (first_pass) decided_by.push_back(by == "llm" ? by : r->signature_id.empty() ? "none" : r->signature_id);
     return d;

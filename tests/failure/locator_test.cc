@@ -2,8 +2,10 @@
 // cause: where the failure lines become dense, not the region's end.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
+#include "failure/eval_report.h"
 #include "failure/locator.h"
 
 namespace schedmate {
@@ -58,6 +60,27 @@ TEST(Locator, AnIsolatedFailureLookingLineDoesNotStartTheRun) {
   auto located = LocateFailure(*StringSource(log));
   ASSERT_TRUE(located.ok());
   EXPECT_EQ(LineOf(log, located->offset), 20301);
+}
+
+TEST(FailureEval, ALogTooLongToNumberIsScoredAtTheLineItsByteOffsetStarts) {
+  // Past 64 MB before the failure the locator answers a byte offset
+  // (Located::lines_are_offsets); the evaluation scores the line there.
+  std::string log;
+  log.reserve(70u << 20);
+  const std::string normal = "step 123456 loss 0.123456 lr 1e-4 tokens/s 51234 grad-norm 0.98765\n";
+  int64_t lines = 0;
+  while (log.size() < (66u << 20)) log += normal, ++lines;
+  log += "RuntimeError: CUDA error: uncorrectable ECC error encountered\n" + Cascade(300);
+  FailureCase c;
+  c.id = "long";
+  c.log = std::move(log);
+  c.category = FailureDiagnosis::ErrorType::kInfrastructure;
+  c.component = "gpu";
+  c.root_cause_line_index = lines;
+  FailureEvalOptions o;
+  o.json = true;
+  auto report = nlohmann::json::parse(RunFailureEval({c}, o, DiagnosisChoice{}, nullptr));
+  EXPECT_EQ(report["locator"]["root_line_exact"], 1.0);
 }
 
 }  // namespace
