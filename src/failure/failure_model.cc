@@ -310,6 +310,17 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   return f;
 }
 
+std::vector<double> WeighInfrastructureClasses(std::vector<double> c) {
+  double sum = 0;
+  for (size_t k = 0; k < c.size(); ++k) {
+    if (FailureClassNames()[k].rfind("infrastructure/", 0) == 0) c[k] *= kInfrastructureClassWeight;
+    sum += c[k];
+  }
+  if (sum > 0)
+    for (double& x : c) x /= sum;
+  return c;
+}
+
 size_t RootLineOfProbabilities(const std::vector<double>& p) {
   double top = 0;
   for (double x : p) top = std::max(top, x);
@@ -341,7 +352,8 @@ RootCauseDetail DiagnoseWindowLearned(const LineWindow& window, const FailureMod
   const size_t class_root = root;
   if (sig.signature_id.empty() || sig.signature_id == "generic-exception")
     while (facts.echo_of[root] >= 0) root = static_cast<size_t>(facts.echo_of[root]);
-  std::vector<double> c = model.klass.Probabilities(ClassFeatures(window, class_root, base, facts));
+  std::vector<double> c =
+      WeighInfrastructureClasses(model.klass.Probabilities(ClassFeatures(window, class_root, base, facts)));
   int best = static_cast<int>(std::max_element(c.begin(), c.end()) - c.begin());
   RootCauseDetail out;
   FailureDiagnosis& d = out.diagnosis;

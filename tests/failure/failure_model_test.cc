@@ -235,6 +235,23 @@ TEST(FailureModel, RootLineNearTiesAreRelativeToTheTopProbability) {
   EXPECT_EQ(RootLineOfProbabilities({}), 0u);
 }
 
+// The rare infrastructure classes are weighed up (a prior correction chosen
+// by cross-validation) and the result stays a distribution.
+TEST(FailureModel, InfrastructureClassesAreWeighedUpAndRenormalised) {
+  ASSERT_EQ(FailureClassNames().size(), 7u);  // gpu nvlink network node storage framework user
+  std::vector<double> c = WeighInfrastructureClasses({0, 0, 0, 0.3, 0, 0.35, 0.35});
+  double sum = 0;
+  for (double x : c) sum += x;
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  EXPECT_EQ(std::max_element(c.begin(), c.end()) - c.begin(), 3);  // node: 0.6 / 1.3 against 0.35 / 1.3
+  EXPECT_NEAR(c[3], 0.6 / 1.3, 1e-9);
+  // A clear framework reading stays framework.
+  c = WeighInfrastructureClasses({0.05, 0, 0, 0.05, 0, 0.8, 0.1});
+  EXPECT_EQ(std::max_element(c.begin(), c.end()) - c.begin(), 5);
+  // The learned confidence is still capped below the recovery guard.
+  EXPECT_LT(kLearnedConfidenceCap, 0.8);
+}
+
 TEST(FailureModel, LoadNamesTheMissingFile) {
   auto m = LoadFailureModel("/nonexistent-dir");
   ASSERT_FALSE(m.ok());
