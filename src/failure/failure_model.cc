@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <set>
 
 #include "core/file_io.h"
@@ -69,10 +68,17 @@ std::string ClassOf(const FailureDiagnosis::ErrorType& t, const std::optional<st
 // from the rest of the window ("what follows the error").
 constexpr size_t kNeighbourhood = 20;
 
+// The lines the class model reads around the root line (see
+// kClassContextBefore): [from, to).
+std::pair<size_t, size_t> ClassContext(size_t lines, size_t root) {
+  size_t from = root >= static_cast<size_t>(kClassContextBefore) ? root - kClassContextBefore : 0;
+  return {from, std::min(lines, root + kClassContextAfter + 1)};
+}
+
 // What the class model reads around the root line besides its words: who
 // printed it (alone and with each concept it mentions), its word pairs, the
-// concepts just before and just after it, and who printed the window's
-// failure lines. Pairs go to `f`; window-wide features to `seen`.
+// concepts just before and just after it, and who printed the failure
+// lines of its class context. Pairs go to `f`; window-wide features to `seen`.
 void RootContextFeatures(const LineWindow& window, size_t root, const WindowFacts& facts,
                          std::vector<std::string>* f, std::set<std::string>* seen) {
   const std::string who(LinePrinter(window[root].second));
@@ -84,7 +90,8 @@ void RootContextFeatures(const LineWindow& window, size_t root, const WindowFact
     for (const auto& k : facts.concepts[i]) seen->insert("ak=" + k);
   for (size_t i = root >= kNeighbourhood ? root - kNeighbourhood : 0; i < root; ++i)
     for (const auto& k : facts.concepts[i]) seen->insert("bk=" + k);
-  for (size_t i = 0; i < window.size(); ++i)
+  const auto [from, to] = ClassContext(window.size(), root);
+  for (size_t i = from; i < to; ++i)
     if (facts.failure_like[i]) seen->insert("cwho=" + std::string(LinePrinter(window[i].second)));
 }
 
@@ -296,7 +303,8 @@ std::vector<std::string> ClassFeatures(const LineWindow& window, size_t root, co
   for (const auto& x : LineFeatures(window, root, base, facts)) f.push_back("r:" + x);
   std::set<std::string> seen;
   RootContextFeatures(window, root, facts, &f, &seen);
-  for (size_t i = 0; i < window.size(); ++i) {
+  const auto [from, to] = ClassContext(window.size(), root);
+  for (size_t i = from; i < to; ++i) {
     const std::string& text = window[i].second;
     std::string lower = ToLower(std::string_view(text).substr(0, 4096));
     if (const Signature* sig = base.Match(lower)) seen.insert("csig=" + sig->id);

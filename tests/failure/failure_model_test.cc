@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -201,6 +202,39 @@ TEST(FailureModel, TheClassModelReadsWhoPrintedTheRootAndWhatFollows) {
   EXPECT_TRUE(has("ak=storage"));   // errno 5] after the root
   EXPECT_TRUE(has("cwho=py"));      // the exception line is a failure line
   EXPECT_FALSE(has("bk=storage"));  // nothing about storage before it
+}
+
+TEST(FailureModel, TheClassModelReadsTheFailuresOwnLinesNotTheWholeWindow) {
+  // The same failure in a short excerpt and inside a long log's located
+  // window: lines far before the root (another warning, a retried read) and
+  // far after it (a launcher's cascade) give the class model no features.
+  const SignatureBase& base = SignatureBase::Default();
+  std::vector<std::string> excerpt = {"Traceback (most recent call last):", "  File \"train.py\", line 3, in <module>",
+                                      "OSError: [Errno 5] Input/output error"};
+  std::vector<std::string> far_before, far_after;
+  for (int i = 0; i < kClassContextBefore + 5; ++i)
+    far_before.push_back(i % 2 ? "WARNING: error reading shard_0012.tar: Connection reset by peer; retrying"
+                               : "step " + std::to_string(i) + " loss 0.5");
+  for (int i = 0; i < kClassContextAfter + 5; ++i) far_after.push_back("srun: error: node-3: task 1: Exited with exit code 1");
+  std::vector<std::string> near_before(far_before.end() - kClassContextBefore + 2, far_before.end());
+  std::vector<std::string> near_after(far_after.begin(), far_after.begin() + 2);
+  auto context = [&](std::vector<std::string> lines, size_t root) {
+    LineWindow w = Window(lines);
+    WindowFacts facts(w, base);
+    std::set<std::string> out;
+    for (const auto& f : ClassFeatures(w, root, base, facts))
+      if (f.rfind("r:", 0) != 0) out.insert(f);  // the root line's own features aside
+    return out;
+  };
+  std::vector<std::string> short_log = near_before;
+  short_log.insert(short_log.end(), excerpt.begin(), excerpt.end());
+  short_log.insert(short_log.end(), near_after.begin(), near_after.end());
+  std::vector<std::string> long_log = far_before;
+  long_log.insert(long_log.end(), excerpt.begin(), excerpt.end());
+  long_log.insert(long_log.end(), far_after.begin(), far_after.end());
+  EXPECT_EQ(context(short_log, near_before.size() + 2), context(long_log, far_before.size() + 2));
+  // Within reach, they count: the excerpt alone reads less.
+  EXPECT_NE(context(excerpt, 2), context(short_log, near_before.size() + 2));
 }
 
 TEST(FailureModel, AnExceptionThatEchoesAnEarlierFailureLineIsReportedAtThatLine) {
