@@ -93,13 +93,25 @@ bool TokenEnd(char c) {
 
 // The occurrence lower[pos, pos + len) is part of a path: its token has a
 // '/' outside the occurrence ("/ibm/gpfs-homes/…", "…/tpu/preempted_hook.py").
+// A path in a C++ source location — "[…/gloo/transport/tcp/pair.cc:598]"
+// opening the message, as c10d, Gloo and NCCL print their errors — is the
+// code that raised the error, so it names what failed: not a mere path.
 bool InsidePath(std::string_view lower, size_t pos, size_t len) {
   size_t b = pos;
   while (b > 0 && !TokenEnd(lower[b - 1])) --b;
   size_t e = pos + len;
   while (e < lower.size() && !TokenEnd(lower[e])) ++e;
-  return lower.substr(b, pos - b).find('/') != std::string_view::npos ||
-         lower.substr(pos + len, e - pos - len).find('/') != std::string_view::npos;
+  bool path = lower.substr(b, pos - b).find('/') != std::string_view::npos ||
+              lower.substr(pos + len, e - pos - len).find('/') != std::string_view::npos;
+  if (!path) return false;
+  // "[path:digits]": the token sits between '[' and ']' and ends in ":<line>".
+  if (b > 0 && lower[b - 1] == '[' && e < lower.size() && lower[e] == ']') {
+    size_t colon = lower.rfind(':', e);
+    if (colon != std::string_view::npos && colon > pos + len && colon + 1 < e &&
+        lower.substr(colon + 1, e - colon - 1).find_first_not_of("0123456789") == std::string_view::npos)
+      return false;
+  }
+  return true;
 }
 
 // The occurrence is one of several alternatives the message lists: "or"

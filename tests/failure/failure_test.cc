@@ -132,6 +132,10 @@ TEST(RootCause, InfrastructureWordsInAPathOrAmongAlternativesDecideNothing) {
   EXPECT_TRUE(weak("  File \"/usr/lib/python3/site-packages/tensorflow/python/tpu/preempted_hook.py\", line 89"));
   EXPECT_FALSE(weak("LustreError: 11-0: fs-MDT0000-mdc: operation obd_ping to node 10.0.0.8@o2ib failed: rc = -107"));
   EXPECT_FALSE(weak("OSError: [Errno 5] Input/output error: '/gpfs/data/shard-0001.tar'"));
+  // The source location of the code that raised the error names what failed.
+  EXPECT_FALSE(weak("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+                    "[10.0.0.3]:29500"));
+  EXPECT_TRUE(weak("RuntimeError: error reading [/lustre/scratch/run1/ckpt.pt]"));  // no line number: a path
   // A list of what might have happened is not a report that it happened.
   const char* hedge = "E coordination_service.cc:1170] Task 3 heartbeat timeout. This indicates that the remote task "
                       "has failed, got preempted, or crashed unexpectedly.";
