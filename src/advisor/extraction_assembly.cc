@@ -96,8 +96,28 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
                                          [](const auto& u) { return u.first == "dataset"; }),
                           md.unresolved.end());
     }
+  // Megatron's --train-samples is the run's budget in samples only in a
+  // Megatron-style argument set (a micro or global batch size beside it);
+  // elsewhere a `train_samples` option subsets the dataset (use 10000 images)
+  // and says nothing of how long the run trains.
+  if (auto f = st.fields.find("steps"); f != st.fields.end()) {
+    auto has = [&](const char* k) {
+      auto v = st.values.find(k);
+      return v != st.values.end() && !IsUnset(v->second.value);
+    };
+    bool megatron = has("micro_batch_size") || has("global_batch_size");
+    if (!megatron)
+      for (auto it = f->second.begin(); it != f->second.end();)
+        if (KeyWords(LastSegment(it->first)) == std::vector<std::string>{"train", "samples"})
+          it = f->second.erase(it);
+        else
+          ++it;
+  }
   const Candidate* steps = Best(st, "steps", true);
   const Candidate* epochs = Best(st, "epochs", true);
+  // Samples over a global batch Megatron derives (micro batch × data-parallel
+  // size): divided once the GPU count is known.
+  std::optional<int64_t> samples_over_dp_batch;
   auto positive = [](const Candidate* c) { return c && ToNumber(c->value).value_or(0) > 0; };
   // A positive step budget set at least as late as the epochs stops the run
   // (HF: max_steps > 0 overrides num_train_epochs).
@@ -119,10 +139,17 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
       // StyleGAN's kimg and Megatron's train_samples count images/samples: steps are that over the global batch.
       const Candidate* b = gbs ? gbs : Best(st, "batch_size", true);
       int64_t batch = b ? ToCount(b->value).value_or(0) : 0;
+      // Without --global-batch-size, Megatron's global batch is the micro
+      // batch times the data-parallel size: not the micro batch alone.
+      if (samples && !gbs) {
+        if (batch > 0) samples_over_dp_batch = *md.training_iterations / batch;
+        batch = 0;
+      }
       // Megatron's --rampup-batch-size grows the batch over the first samples:
       // the step count depends on the ramp, not samples over one batch.
       auto ramp = st.values.find("rampup_batch_size");
       if (samples && ramp != st.values.end() && !IsUnset(ramp->second.value)) batch = 0;
+      if (samples && ramp != st.values.end() && !IsUnset(ramp->second.value)) samples_over_dp_batch.reset();
       if (batch > 0)
         md.training_iterations = *md.training_iterations * (kimg ? 1000 : 1) / batch;
       else
@@ -340,6 +367,25 @@ WorkloadMetadata Assemble(State& st, const Launch& l, const std::string& entry) 
   }
   md.launcher = spec.launcher;
   if (!fw.empty()) md.framework = fw;
+  // Megatron's data-parallel size: the GPUs over tensor × pipeline (× context) parallelism.
+  if (samples_over_dp_batch && md.hardware.num_gpus && *md.hardware.num_gpus > 0) {
+    int64_t model_parallel = 1;
+    bool known = true;
+    for (const char* k : {"tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"})
+      if (auto v = st.values.find(k); v != st.values.end() && !IsUnset(v->second.value)) {
+        auto n = ToCount(v->second.value);
+        if (!n || *n <= 0) known = false;
+        else model_parallel *= *n;
+      }
+    if (known && *md.hardware.num_gpus % model_parallel == 0) {
+      md.training_iterations = *samples_over_dp_batch / (*md.hardware.num_gpus / model_parallel);
+      md.iteration_type = "step";
+      md.unresolved.erase(std::remove_if(md.unresolved.begin(), md.unresolved.end(),
+                                         [](const auto& u) { return u.first == "training_iterations"; }),
+                          md.unresolved.end());
+      note("training_iterations", *steps);
+    }
+  }
 
   ModelTypeEvidence ev;
   ev.model_name = md.model_name.value_or("");

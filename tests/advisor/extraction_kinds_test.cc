@@ -1037,5 +1037,44 @@ TEST(ExtractionKinds, AnOptionsDefaultOutranksAHelpersLoaderKeyword) {
   EXPECT_EQ(r.Extract("python -m pkg.train").batch_size, 512);
 }
 
+// Review of the night's rules: each test below failed on the rule it names.
+
+// `train_samples` outside a Megatron-style argument set subsets the data set:
+// no step budget (the epochs stay the run's).
+TEST(ExtractionKinds, TrainSamplesOutsideMegatronIsNoBudget) {
+  Repo r("train_samples_subset");
+  r.File("train.py", "import argparse\nfrom torchvision import models\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--epochs', type=int, default=30)\n"
+                     "p.add_argument('--batch_size', type=int, default=128)\n"
+                     "p.add_argument('--train_samples', type=int, default=None, help='use only this many images')\n"
+                     "args = p.parse_args()\nmodel = models.resnet18()\n");
+  WorkloadMetadata md = r.Extract("python train.py --train_samples 10000 --batch_size 64");
+  EXPECT_EQ(md.training_iterations, 30);
+  EXPECT_EQ(md.iteration_type, "epoch");
+  r.File("cfg.yaml", "train_samples: 20000\nbatch_size: 16\n");
+  r.File("main.py", "import argparse, yaml\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--num_epochs', type=int, default=1)\n"
+                    "p.add_argument('--config', default='cfg.yaml')\nargs = p.parse_args()\n"
+                    "cfg = yaml.safe_load(open(args.config))\n");
+  md = r.Extract("python main.py --config cfg.yaml --num_epochs 3");
+  EXPECT_NE(md.training_iterations, 1250);
+}
+
+// Megatron's --train-samples without --global-batch-size: the global batch
+// is the micro batch times the data-parallel size (8 GPUs, no TP/PP).
+TEST(ExtractionKinds, MegatronSamplesOverTheDerivedGlobalBatch) {
+  Repo r("megatron_dp_batch");
+  r.File("pretrain_gpt.py", "from megatron.training import pretrain\npretrain(None, None, None, None)\n");
+  WorkloadMetadata md = r.Extract(
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 4 --train-samples 2048000 --lr 3e-4 --bf16");
+  EXPECT_EQ(md.training_iterations, 64000);
+  md = r.Extract("torchrun --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 4 --train-samples 2048000 "
+                 "--tensor-model-parallel-size 2");
+  EXPECT_EQ(md.training_iterations, 128000);
+  EXPECT_EQ(r.Extract("python pretrain_gpt.py --micro-batch-size 4 --train-samples 2048000 --tensor-model-parallel-size X")
+                .training_iterations,
+            std::nullopt);
+}
+
 }  // namespace
 }  // namespace schedmate
