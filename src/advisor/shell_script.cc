@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "advisor/field_keys.h"
 #include "advisor/launch_command.h"
 
 namespace schedmate {
@@ -437,6 +438,15 @@ static bool TrainingEntry(const std::string& entry) {
          base.find("fine_tune") != std::string::npos || base.find("pretrain") != std::string::npos;
 }
 
+// A launch line given a training budget, batch size or rate.
+static bool GivesTrainingSetting(const LaunchSpec& spec) {
+  for (const auto& [k, v] : spec.overrides) {
+    const std::string f = ClassifyKey(k).field;
+    if (f == "steps" || f == "epochs" || f == "batch_size" || f == "learning_rate") return true;
+  }
+  return false;
+}
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
   ShellLaunch out;
   std::optional<ShellLaunch> first, helper;
@@ -666,10 +676,16 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     // A plain `python helper.py` (no training word in its name) before a
     // distributed or training launch prepares the run (a data-ratio file, a
     // converted checkpoint): the later launch is the run, when there is one.
-    if (!TrainingEntry(spec->entry) && spec->launcher == "python" && !cand.is_shell) {
+    // A python line given a training setting (--epochs 120, --batch_size 512)
+    // trains: it is the run, whatever follows it (a checkpoint's calibration).
+    if (!TrainingEntry(spec->entry) && spec->launcher == "python" && !cand.is_shell &&
+        !GivesTrainingSetting(*spec)) {
       if (!helper) helper = std::move(cand);
       continue;  // the first such line is the run unless a launch follows
     }
+    // A later wrapper script (`bash notify.sh`) replaces a parked python run
+    // only when it is named for training or given a training setting.
+    if (helper && cand.is_shell && !TrainingEntry(spec->entry) && !GivesTrainingSetting(*spec)) continue;
     return cand;
   }
   if (helper) return helper;

@@ -1076,5 +1076,28 @@ TEST(ExtractionKinds, MegatronSamplesOverTheDerivedGlobalBatch) {
             std::nullopt);
 }
 
+// A python run followed by a notification script or a post-training step
+// under torchrun: the python run given training settings is the run.
+TEST(ExtractionKinds, APythonRunBeforeAPostStepIsTheRun) {
+  Repo r("run_then_post_step");
+  r.File("main.py", "import argparse\nfrom torchvision import models\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--epochs', type=int, default=30)\n"
+                    "p.add_argument('--batch_size', type=int, default=128)\nargs = p.parse_args()\n"
+                    "model = models.resnet18()\n");
+  r.File("notify.sh", "curl -d done \"$HOOK\"\n");
+  r.File("post.py", "import torch\n");
+  r.File("run.sh", "#!/bin/bash\npython main.py --epochs 120 --batch_size 512\nbash notify.sh\n");
+  WorkloadMetadata md = r.Extract("bash run.sh");
+  EXPECT_EQ(md.training_iterations, 120);
+  EXPECT_EQ(md.batch_size, 512);
+  r.File("run2.sh", "#!/bin/bash\npython main.py\nbash notify.sh\n");
+  EXPECT_EQ(r.Extract("bash run2.sh").training_iterations, 30);
+  r.File("run3.sh",
+         "#!/bin/bash\npython main.py --epochs 120 --batch_size 512\ntorchrun --nproc_per_node 8 post.py --ckpt out/last.pth\n");
+  md = r.Extract("bash run3.sh");
+  EXPECT_EQ(md.training_iterations, 120);
+  EXPECT_EQ(md.hardware.num_gpus, 1);
+}
+
 }  // namespace
 }  // namespace schedmate
