@@ -51,15 +51,40 @@ bool OpensQuotedAssignment(const std::string& text) {
   if (i == std::string::npos || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) return false;
   while (i < text.size() && IsNameChar(text[i])) ++i;
   if (i + 1 >= text.size() || text[i] != '=' || text[i + 1] != '"') return false;
-  bool open = false;
+  // Quotes counted as the shell reads them: single quotes protect everything
+  // to the next one (outside double quotes), `$(…)` opens its own quoting
+  // inside double quotes, and `#` starting a word outside quotes comments out
+  // the rest of the line.
+  std::vector<char> open;  // '"' a double quote, '(' a command substitution
   for (size_t k = i + 1; k < text.size(); ++k) {
-    if (text[k] == '\\') {
+    char c = text[k];
+    bool in_double = !open.empty() && open.back() == '"';
+    if (c == '\\') {
       ++k;
       continue;
     }
-    if (text[k] == '"') open = !open;
+    if (c == '$' && k + 1 < text.size() && text[k + 1] == '(') {
+      open.push_back('(');
+      ++k;
+      continue;
+    }
+    if (in_double) {
+      if (c == '"') open.pop_back();
+      continue;
+    }
+    if (c == '\'') {
+      size_t end = text.find('\'', k + 1);
+      if (end == std::string::npos) return false;  // an unclosed single quote: not this rule's
+      k = end;
+    } else if (c == '"') {
+      open.push_back('"');
+    } else if (c == ')' && !open.empty()) {
+      open.pop_back();
+    } else if (c == '#' && open.empty() && (text[k - 1] == ' ' || text[k - 1] == '\t')) {
+      break;
+    }
   }
-  return open;
+  return !open.empty() && open.front() == '"';
 }
 
 // Logical lines: continuations joined; each keeps its first physical line number.

@@ -1099,5 +1099,24 @@ TEST(ExtractionKinds, APythonRunBeforeAPostStepIsTheRun) {
   EXPECT_EQ(md.hardware.num_gpus, 1);
 }
 
+// A double quote inside single quotes or inside `$(…)`, or in a trailing
+// comment, leaves no assignment open: the lines after it are read.
+TEST(ExtractionKinds, QuotesCountedAsTheShellReadsThem) {
+  Repo r("quotes_as_shell");
+  r.File("main.py", "import argparse\np = argparse.ArgumentParser()\n"
+                    "p.add_argument('--epochs', type=int, default=30)\n"
+                    "p.add_argument('--batch_size', type=int, default=128)\nargs = p.parse_args()\n");
+  r.File("run.sh", "#!/bin/bash\nNAME=\"$(jq .name run.json | tr -d '\"')\"\n"
+                   "python main.py --epochs 120 --batch_size 512\n");
+  EXPECT_EQ(r.Extract("bash run.sh").training_iterations, 120);
+  r.File("run2.sh", "#!/bin/bash\nMODEL=\"gpt2-medium\"  # try \"gpt2-large\nBS=64\n"
+                    "python main.py --epochs 7 --batch_size $BS\n");
+  WorkloadMetadata md = r.Extract("bash run2.sh");
+  EXPECT_EQ(md.training_iterations, 7);
+  EXPECT_EQ(md.batch_size, 64);
+  r.File("run3.sh", "#!/bin/bash\nARGS=\"--epochs 9\n  --batch_size 32\n\"\npython main.py $ARGS\n");
+  EXPECT_EQ(r.Extract("bash run3.sh").batch_size, 32);
+}
+
 }  // namespace
 }  // namespace schedmate
