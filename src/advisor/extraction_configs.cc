@@ -387,8 +387,18 @@ void ReadConfigsAndOverrides(State& st, const Launch& l, const std::string& entr
     // A config preset named after a model (--cfg=stylegan3-t), not a file. A
     // run's label or place (exp_name=anthropic_dpo_pythia28, exp_dir, run_id)
     // only mentions the model: no preset.
-    bool run_label = !w.empty() && (w.back() == "name" || w.back() == "dir" || w.back() == "id" ||
-                                    w.back() == "tag" || w.back() == "folder" || w.back() == "path");
+    // A name is a label only when it names the run (exp_name, run_name,
+    // wandb_name): config_name/model_name/tokenizer_name name the model.
+    auto names_the_run = [&] {
+      return std::any_of(w.begin(), w.end(), [](const std::string& x) {
+        return x == "exp" || x == "experiment" || x == "run" || x == "job" || x == "project" || x == "wandb" ||
+               x == "output" || x == "out" || x == "save" || x == "log" || x == "logging" || x == "ckpt" ||
+               x == "checkpoint" || x == "trial" || x == "group" || x == "task" || x == "version";
+      });
+    };
+    bool run_label = !w.empty() && ((w.back() == "name" && names_the_run()) || w.back() == "dir" ||
+                                    w.back() == "id" || w.back() == "tag" || w.back() == "folder" ||
+                                    w.back() == "path");
     if (config_key && !run_label && !IsConfigLike(v) && v.find('/') == std::string::npos &&
         !LexiconWordIn("name", v).empty() && !ResolvePath(st, v, near, true))
       st.SetField("model_name", "<config preset>", v, "<command>", 0, kCommand, 2);

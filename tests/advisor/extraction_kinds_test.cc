@@ -1118,5 +1118,16 @@ TEST(ExtractionKinds, QuotesCountedAsTheShellReadsThem) {
   EXPECT_EQ(r.Extract("bash run3.sh").batch_size, 32);
 }
 
+// HF's --config_name gpt2 names the model; exp_name only labels the run.
+TEST(ExtractionKinds, AConfigNameIsNoRunLabel) {
+  Repo r("config_name");
+  r.File("run_clm.py", "from transformers import AutoConfig, AutoModelForCausalLM, HfArgumentParser, TrainingArguments\n"
+                       "parser = HfArgumentParser((TrainingArguments,))\n");
+  EXPECT_EQ(r.Extract("python run_clm.py --config_name gpt2 --dataset_name wikitext --num_train_epochs 3 "
+                      "--output_dir out")
+                .model_name,
+            "gpt2");
+}
+
 }  // namespace
 }  // namespace schedmate
