@@ -54,8 +54,15 @@ const Candidate* Best(State& st, const std::string& field, bool numeric, std::st
   auto it = st.fields.find(field);
   if (it == st.fields.end()) return nullptr;
   const Candidate* best = nullptr;
-  auto rank = [](const Candidate& c) {
-    return std::make_tuple(c.precedence > kLibrary, c.precedence, c.specificity, c.order);
+  // An initial rate (init_lr) yields to a plain or peak rate but is the
+  // run's before one part's rate (encoder_lr) of the same rank.
+  auto initial_rate = [&](const Candidate& c) {
+    if (field != "learning_rate") return false;
+    std::vector<std::string> w = KeyWords(LastSegment(c.key));
+    return std::find(w.begin(), w.end(), "init") != w.end() || std::find(w.begin(), w.end(), "initial") != w.end();
+  };
+  auto rank = [&](const Candidate& c) {
+    return std::make_tuple(c.precedence > kLibrary, c.precedence, c.specificity, initial_rate(c), c.order);
   };
   bool names = field == "model_name" || field == "dataset";
   std::map<std::string, bool> named;  // key → its value names something
@@ -129,6 +136,9 @@ std::string OtherPartsRate(const State& st, const Candidate& chosen) {
   if (chosen.specificity != 1) return "";
   std::vector<std::string> cw = KeyWords(LastSegment(chosen.key));
   if (cw.size() != 2) return "";
+  // An initial rate is the whole run's (where its schedule starts), no part's.
+  if (std::find(cw.begin(), cw.end(), "init") != cw.end() || std::find(cw.begin(), cw.end(), "initial") != cw.end())
+    return "";
   static const std::set<std::string> kNotAPart = {
       "min", "max", "peak", "init", "initial", "final", "end", "mult", "multiplier", "factor", "scale", "ratio",
       "decay", "warmup", "gamma", "step", "steps", "bias", "biases", "base", "train", "policy", "scheduler", "sched",

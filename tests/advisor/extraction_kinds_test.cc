@@ -1129,5 +1129,22 @@ TEST(ExtractionKinds, AConfigNameIsNoRunLabel) {
             "gpt2");
 }
 
+// An initial rate yields to the run's plain or peak rate, not to one part's.
+TEST(ExtractionKinds, AnInitialRateOutranksAPartsRate) {
+  Repo r("init_vs_part_lr");
+  r.File("train.py", "import argparse\nfrom torchvision import models\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--epochs', type=int, default=90)\n"
+                     "p.add_argument('--init_lr', type=float, default=0.05)\n"
+                     "p.add_argument('--encoder_lr', type=float, default=0.005)\nargs = p.parse_args()\n"
+                     "model = models.resnet50()\n");
+  EXPECT_EQ(r.Extract("python train.py").learning_rate, 0.05);
+  r.File("cfg.yaml", "init_lr: 1e-5\nvit_lr: 1e-6\nepochs: 10\n");
+  r.File("main.py", "import argparse, yaml\np = argparse.ArgumentParser()\np.add_argument('--config')\n"
+                    "args = p.parse_args()\ncfg = yaml.safe_load(open(args.config))\n");
+  EXPECT_EQ(r.Extract("python main.py --config cfg.yaml").learning_rate, 1e-5);
+  r.File("cfg2.yaml", "init_lr: 1e-10\npeak_lr: 1e-4\nepochs: 10\n");
+  EXPECT_EQ(r.Extract("python main.py --config cfg2.yaml").learning_rate, 1e-4);
+}
+
 }  // namespace
 }  // namespace schedmate
