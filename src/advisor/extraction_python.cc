@@ -381,6 +381,65 @@ void SetChosenEntry(State& st, const std::string& path, const std::vector<const 
   }
 }
 
+// A Lightning Trainer that only tests, validates, predicts or tunes
+// (`L.Trainer(devices=1).test(...)`, `tuner = Trainer(devices=1)` for lr_find):
+// its devices are not the run's. One given a budget (max_epochs, max_steps)
+// or that fits is the run's.
+bool OnlyEvaluates(State& st, const std::string& path, const PyCall& c) {
+  for (const char* k : {"max_epochs", "max_steps", "min_epochs", "min_steps", "max_time"})
+    if (c.Kwarg(k)) return false;
+  auto text = st.Read(path);
+  if (!text || c.begin < 0 || static_cast<size_t>(c.begin) >= text->size()) return false;
+  const std::string& t = *text;
+  auto evaluating = [](const std::string& method) {
+    return method == "test" || method == "validate" || method == "predict" || method == "tune" ||
+           method == "lr_find" || method == "scale_batch_size";
+  };
+  // The call's closing parenthesis, then a method called on its result.
+  size_t open = t.find('(', c.begin);
+  if (open == std::string::npos) return false;
+  int depth = 0;
+  size_t close = std::string::npos;
+  for (size_t i = open; i < t.size(); ++i) {
+    if (t[i] == '(') ++depth;
+    if (t[i] == ')' && --depth == 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close != std::string::npos && close + 1 < t.size() && t[close + 1] == '.') {
+    size_t e = close + 2;
+    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_')) ++e;
+    return evaluating(t.substr(close + 2, e - close - 2));
+  }
+  // `name = Trainer(...)`: what the name is used for in the file.
+  size_t line_start = t.rfind('\n', c.begin);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  std::string before = t.substr(line_start, c.begin - line_start);
+  size_t eq = before.find('=');
+  if (eq == std::string::npos) return false;
+  std::string name = before.substr(0, eq);
+  name.erase(0, name.find_first_not_of(" \t"));
+  name.erase(name.find_last_not_of(" \t:") + 1);
+  if (name.empty() || !std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+      }))
+    return false;
+  if (t.find(name + ".fit(") != std::string::npos) return false;
+  std::vector<std::string> w = KeyWords(name);
+  if (std::any_of(w.begin(), w.end(), [](const std::string& x) {
+        return x == "test" || x == "tester" || x == "tune" || x == "tuner" || x == "eval" || x == "val" ||
+               x == "predict" || x == "predictor" || x == "evaluator";
+      }))
+    return true;
+  for (size_t at = t.find(name + "."); at != std::string::npos; at = t.find(name + ".", at + 1)) {
+    size_t b = at + name.size() + 1, e = b;
+    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_')) ++e;
+    if (evaluating(t.substr(b, e - b))) return true;
+  }
+  return false;
+}
+
 void ScanPython(State& st, const std::string& path, const PythonFacts& py, int prec, bool near_entry) {
   std::set<std::string> first_in_file;
   const std::vector<std::pair<int, std::string>> written = OpenedForWriting(py);
@@ -640,7 +699,7 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
       // Where a tensor goes, not the run's GPUs — except a Lightning Trainer's or
       // Fabric's devices (devices="auto": every visible GPU; devices=2).
       if ((k == "device" || k == "devices" || k == "device_map") &&
-          !(k == "devices" && (last == "Trainer" || last == "Fabric")))
+          !(k == "devices" && (last == "Trainer" || last == "Fabric") && !OnlyEvaluates(st, path, c)))
         continue;
       // A call's `epoch=` is the epoch it starts or resumes at (get_train_iterator(epoch=1),
       // load_checkpoint(epoch=0)), not how many the run trains for.

@@ -1146,5 +1146,22 @@ TEST(ExtractionKinds, AnInitialRateOutranksAPartsRate) {
   EXPECT_EQ(r.Extract("python main.py --config cfg2.yaml").learning_rate, 1e-4);
 }
 
+// The devices of the Trainer that fits are the run's; a Trainer that only
+// tests or tunes (a one-GPU test pass, an lr_find tuner) is not.
+TEST(ExtractionKinds, ATestOrTunerTrainersDevicesAreNotTheRuns) {
+  Repo r("trainer_test_devices");
+  r.File("train.py", "import argparse\nimport lightning as L\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--gpus', type=int, default=8)\nargs = p.parse_args()\n"
+                     "trainer = L.Trainer(accelerator='gpu', devices=args.gpus, strategy='ddp', max_epochs=20)\n"
+                     "trainer.fit(model, loader)\n"
+                     "L.Trainer(accelerator='gpu', devices=1).test(model, loader)\n");
+  EXPECT_EQ(r.Extract("python train.py").hardware.num_gpus, 8);
+  r.File("tune.py", "import lightning as L\n"
+                    "trainer = L.Trainer(devices=4)\n"
+                    "tuner_trainer = L.Trainer(devices=1)\nL.pytorch.tuner.Tuner(tuner_trainer).lr_find(model)\n"
+                    "trainer.fit(model)\n");
+  EXPECT_EQ(r.Extract("python tune.py").hardware.num_gpus, 4);
+}
+
 }  // namespace
 }  // namespace schedmate
