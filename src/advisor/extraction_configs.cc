@@ -262,12 +262,30 @@ void ReadRegistryEntries(State& st, const LaunchSpec& spec) {
       // the literal keywords of its calls, the first binding of a key winning
       // (the trainer's own before a validator's or a scheduler's).
       std::set<std::string> seen;
+      // A call that builds an evaluation, test or warm-up part, by its own
+      // name (TestCfg, LinearWarmup) or the keyword it is bound to (test=…,
+      // val_data=…, warmup=…): its sizes and steps are not the run's.
+      auto beside = [](const std::vector<std::string>& w) {
+        return std::any_of(w.begin(), w.end(), [](const std::string& x) {
+          return x == "scheduler" || x == "schedule" || x == "sched" || x == "eval" || x == "evaluation" ||
+                 x == "validator" || x == "validation" || x == "val" || x == "valid" || x == "test" ||
+                 x == "testing" || x == "warmup" || x == "predict" || x == "inference" || x == "infer" ||
+                 x == "profiler" || x == "checkpoint" || x == "logger" || x == "metrics";
+        });
+      };
+      std::vector<std::pair<size_t, size_t>> beside_ranges;  // source bytes of values bound to such keywords
       for (const auto& c : py->calls) {
         if (c.scope != *name) continue;
-        std::vector<std::string> w = KeyWords(LastSegment(c.callee));
-        if (std::any_of(w.begin(), w.end(), [](const std::string& x) {
-              return x == "scheduler" || x == "schedule" || x == "sched" || x == "eval" || x == "validator" ||
-                     x == "validation" || x == "profiler" || x == "checkpoint" || x == "logger" || x == "metrics";
+        for (const auto& [k, v] : c.kwargs)
+          if (v.kind == PyValue::Kind::kOther && !v.text.empty() && beside(KeyWords(k)))
+            if (size_t at = r->text.find(v.text, std::max(c.begin, 0)); at != std::string::npos)
+              beside_ranges.emplace_back(at, at + v.text.size());
+      }
+      for (const auto& c : py->calls) {
+        if (c.scope != *name) continue;
+        if (beside(KeyWords(LastSegment(c.callee)))) continue;
+        if (std::any_of(beside_ranges.begin(), beside_ranges.end(), [&](const auto& range) {
+              return static_cast<size_t>(c.begin) >= range.first && static_cast<size_t>(c.begin) < range.second;
             }))
           continue;
         for (const auto& [k, v] : c.kwargs)

@@ -1163,5 +1163,23 @@ TEST(ExtractionKinds, ATestOrTunerTrainersDevicesAreNotTheRuns) {
   EXPECT_EQ(r.Extract("python tune.py").hardware.num_gpus, 4);
 }
 
+// A registry function's config: the calls bound to test/warm-up/validation
+// keywords (warmup=…, test=…, val_data=…) hold no run setting.
+TEST(ExtractionKinds, ARegistryConfigsTestAndWarmupPartsAreNotTheRuns) {
+  Repo r("registry_test_parts");
+  r.File("configs.py",
+         "def vit_small():\n    return Config(\n        model=ModelCfg(arch='vit_small_patch16_224'),\n"
+         "        warmup=LinearWarmup(steps=2000),\n        test=TestCfg(batch_size=512),\n"
+         "        val_data=DataCfg(name='x', batch_size=64),\n"
+         "        data=DataCfg(dataset='imagenet', batch_size=1024),\n"
+         "        training=TrainingCfg(steps=300000),\n        optim=OptimCfg(lr=5e-4),\n    )\n");
+  r.File("train.py", "import argparse\nimport configs\np = argparse.ArgumentParser()\n"
+                     "p.add_argument('--config', default='vit_small')\n"
+                     "cfg = getattr(configs, p.parse_args().config)()\n");
+  WorkloadMetadata md = r.Extract("python train.py --config vit_small");
+  EXPECT_EQ(md.training_iterations, 300000);
+  EXPECT_EQ(md.batch_size, 1024);
+}
+
 }  // namespace
 }  // namespace schedmate
