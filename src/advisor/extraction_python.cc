@@ -381,6 +381,27 @@ void SetChosenEntry(State& st, const std::string& path, const std::vector<const 
   }
 }
 
+// A call that builds a trainer's arguments (TrainingArguments, Trainer,
+// SFTConfig, TrainerConfig) and sets the field by keyword.
+bool TrainerArgumentSets(const PythonFacts& py, const std::string& field) {
+  for (const auto& c : py.calls) {
+    std::vector<std::string> w = KeyWords(LastSegment(c.callee));
+    bool trainer = std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x == "trainer" || x == "training" || x == "train";
+    });
+    bool args = std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x == "arguments" || x == "args" || x == "config" || x == "cfg" || x == "trainer";
+    });
+    bool sft = std::any_of(w.begin(), w.end(), [](const std::string& x) {
+      return x == "sft" || x == "dpo" || x == "grpo" || x == "ppo" || x == "orpo" || x == "kto" || x == "reward";
+    }) && std::find(w.begin(), w.end(), "config") != w.end();
+    if (!((trainer && args) || sft)) continue;
+    for (const auto& [k, v] : c.kwargs)
+      if (ClassifyKey(k).field == field) return true;
+  }
+  return false;
+}
+
 // A Lightning Trainer that only tests, validates, predicts or tunes
 // (`L.Trainer(devices=1).test(...)`, `tuner = Trainer(devices=1)` for lr_find):
 // its devices are not the run's. One given a budget (max_epochs, max_steps)
@@ -557,7 +578,10 @@ void ScanPython(State& st, const std::string& path, const PythonFacts& py, int p
           // A command-line option's default is the run's setting unless the
           // command changes it: it outranks a helper call's keyword of the
           // same file rank (DataLoader(batch_size=1024) in a few-shot index search).
-          if (KeyField kf = ClassifyKey(name); kf.field == "batch_size" || kf.field == "learning_rate")
+          // Not a trainer's own arguments (TrainingArguments(per_device_train_batch_size=16),
+          // SFTConfig(learning_rate=…)): those are the run's, an option may serve a helper.
+          if (KeyField kf = ClassifyKey(name);
+              (kf.field == "batch_size" || kf.field == "learning_rate") && !TrainerArgumentSets(py, kf.field))
             if (auto f = st.fields.find(kf.field); f != st.fields.end())
               if (auto cand = f->second.find(NormalKey(name)); cand != f->second.end() && cand->second.file == path &&
                                                               cand->second.specificity == 2)

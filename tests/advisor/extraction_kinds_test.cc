@@ -1181,5 +1181,20 @@ TEST(ExtractionKinds, ARegistryConfigsTestAndWarmupPartsAreNotTheRuns) {
   EXPECT_EQ(md.batch_size, 1024);
 }
 
+// A trainer's argument keyword (TrainingArguments(per_device_train_batch_size=16))
+// is the run's batch, not an unrelated option's default (a corpus embedding batch).
+TEST(ExtractionKinds, ATrainerArgumentOutranksAnUnrelatedOptionsDefault) {
+  Repo r("trainer_arg_vs_option");
+  r.File("train.py",
+         "import argparse\nfrom transformers import AutoModelForSequenceClassification, TrainingArguments, Trainer\n"
+         "def train(args):\n    model = AutoModelForSequenceClassification.from_pretrained('bert-base-uncased')\n"
+         "    targs = TrainingArguments(output_dir='out', per_device_train_batch_size=16, num_train_epochs=3)\n"
+         "    Trainer(model=model, args=targs).train()\n"
+         "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+         "    p.add_argument('--batch_size', type=int, default=256, help='batch size for embedding the corpus')\n"
+         "    train(p.parse_args())\n");
+  EXPECT_EQ(r.Extract("python train.py").batch_size, 16);
+}
+
 }  // namespace
 }  // namespace schedmate
