@@ -332,7 +332,9 @@ void NoteSubcommandEntry(State& st, const std::string& path, const PythonFacts& 
         (list[i].second ? st.chosen_entry : st.other_entries)[path].emplace_back(list[i].first, end);
       }
       tables.insert(callee);
-      st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kConfig, 1);
+      // The config's own name labels the run: a model name only when the
+      // code names none (a model id it loads literally outranks it).
+      st.SetField("model_name", "<subcommand>", st.subcommand, path, 0, kLibrary, 1);
       return;
     }
   }

@@ -1196,5 +1196,23 @@ TEST(ExtractionKinds, ATrainerArgumentOutranksAnUnrelatedOptionsDefault) {
   EXPECT_EQ(r.Extract("python train.py").batch_size, 16);
 }
 
+// A config's own name chosen as a subcommand is at most a fallback: the hub
+// id the code loads names the model.
+TEST(ExtractionKinds, ASubcommandConfigNameYieldsToTheLoadedModel) {
+  Repo r("subcommand_vs_hub_id");
+  r.File("train.py",
+         "import dataclasses\nimport tyro\nfrom transformers import AutoModelForCausalLM\n"
+         "@dataclasses.dataclass\nclass TrainConfig:\n    name: str\n    batch_size: int = 8\n"
+         "    num_train_steps: int = 1000\n    lr: float = 2e-5\n"
+         "_CONFIGS = [\n    TrainConfig(name='llama_sft_alpaca', batch_size=16, num_train_steps=3000),\n"
+         "    TrainConfig(name='llama_sft_dolly', batch_size=32, num_train_steps=2000),\n]\n"
+         "def main(cfg: TrainConfig):\n    model = AutoModelForCausalLM.from_pretrained('meta-llama/Llama-2-7b-hf')\n"
+         "if __name__ == '__main__':\n"
+         "    main(tyro.extras.overridable_config_cli({c.name: (c.name, c) for c in _CONFIGS}))\n");
+  WorkloadMetadata md = r.Extract("python train.py llama_sft_dolly");
+  EXPECT_EQ(md.model_name, "meta-llama/Llama-2-7b-hf");
+  EXPECT_EQ(md.batch_size, 32);
+}
+
 }  // namespace
 }  // namespace schedmate
