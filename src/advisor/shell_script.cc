@@ -675,7 +675,30 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
           std::map<std::string, std::string> inner_vars = vars;
           for (const char* rank : {"SLURM_PROCID", "SLURM_NODEID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
             inner_vars.emplace(rank, "0");
-          expanded = outer + ExpandShellVars((*words)[k + 2], inner_vars, ctx.positional);
+          // `bash -c 'LR=0.05; python main.py --lr $LR'`: assignments leading
+          // the string apply after the outer script's ones.
+          std::string inner = (*words)[k + 2];
+          for (;;) {
+            size_t b = inner.find_first_not_of(" \t\n");
+            if (b == std::string::npos) break;
+            size_t e = b;
+            if (inner.compare(b, 7, "export ") == 0) e = b + 7;
+            size_t name_start = e;
+            while (e < inner.size() && IsNameChar(inner[e])) ++e;
+            if (e == name_start || e >= inner.size() || inner[e] != '=' ||
+                std::isdigit(static_cast<unsigned char>(inner[name_start])))
+              break;
+            size_t end = inner.find_first_of(";&\n", e);
+            if (end == std::string::npos) break;
+            std::string value = inner.substr(e + 1, end - e - 1);
+            value.erase(value.find_last_not_of(" \t") + 1);
+            if (value.find_first_of(" \t'\"`$(") != std::string::npos) break;  // plain words only
+            inner_vars[inner.substr(name_start, e - name_start)] = value;
+            size_t next = inner.find_first_not_of(";& \t\n", end);
+            if (next == std::string::npos) break;
+            inner = inner.substr(next);
+          }
+          expanded = outer + ExpandShellVars(inner, inner_vars, ctx.positional);
           break;
         }
     auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);

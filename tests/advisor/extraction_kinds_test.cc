@@ -1214,5 +1214,16 @@ TEST(ExtractionKinds, ASubcommandConfigNameYieldsToTheLoadedModel) {
   EXPECT_EQ(md.batch_size, 32);
 }
 
+// Assignments leading a `bash -c` string apply after the outer script's.
+TEST(ExtractionKinds, AssignmentsInsideAShellStringApplyLast) {
+  Repo r("bash_c_assign");
+  r.File("main.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--lr', type=float, default=0.1)\n"
+                    "p.add_argument('--epochs', type=int, default=30)\nargs = p.parse_args()\n");
+  r.File("run.sh", "#!/bin/bash\nLR=0.4\nsrun bash -c 'LR=0.05; python main.py --lr $LR'\n");
+  EXPECT_EQ(r.Extract("bash run.sh").learning_rate, 0.05);
+  r.File("run2.sh", "#!/bin/bash\nLR=0.4\nsrun bash -c 'python main.py --lr $LR'\n");
+  EXPECT_EQ(r.Extract("bash run2.sh").learning_rate, 0.4);
+}
+
 }  // namespace
 }  // namespace schedmate
