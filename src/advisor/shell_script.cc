@@ -472,6 +472,22 @@ static bool GivesTrainingSetting(const LaunchSpec& spec) {
   return false;
 }
 
+// A launch line given a checkpoint or weights file to read (--ckpt, --checkpoint, --weights).
+static bool ReadsACheckpoint(const LaunchSpec& spec) {
+  for (const auto& [k, v] : spec.overrides) {
+    std::vector<std::string> w = KeyWords(k);
+    if (std::any_of(w.begin(), w.end(), [](const std::string& x) {
+          return x == "ckpt" || x == "checkpoint" || x == "weights";
+        }) &&
+        std::none_of(w.begin(), w.end(), [](const std::string& x) {
+          return x == "dir" || x == "save" || x == "output" || x == "out" || x == "every" || x == "interval" ||
+                 x == "freq" || x == "steps";
+        }))
+      return true;
+  }
+  return false;
+}
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
   ShellLaunch out;
   std::optional<ShellLaunch> first, helper;
@@ -734,6 +750,9 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     // A later wrapper script (`bash notify.sh`) replaces a parked python run
     // only when it is named for training or given a training setting.
     if (helper && cand.is_shell && !TrainingEntry(spec->entry) && !GivesTrainingSetting(*spec)) continue;
+    // Nor does a later launch that only reads a checkpoint the run wrote
+    // (`torchrun … calibrate.py --ckpt out/last.pth`): a post-processing step.
+    if (helper && !TrainingEntry(spec->entry) && !GivesTrainingSetting(*spec) && ReadsACheckpoint(*spec)) continue;
     return cand;
   }
   if (helper) return helper;

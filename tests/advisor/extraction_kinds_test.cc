@@ -1097,6 +1097,11 @@ TEST(ExtractionKinds, APythonRunBeforeAPostStepIsTheRun) {
   md = r.Extract("bash run3.sh");
   EXPECT_EQ(md.training_iterations, 120);
   EXPECT_EQ(md.hardware.num_gpus, 1);
+  // Without options: a later launch that only reads the run's checkpoint is no run.
+  r.File("run4.sh", "#!/bin/bash\npython main.py\ntorchrun --nproc_per_node 8 post.py --ckpt out/last.pth\n");
+  md = r.Extract("bash run4.sh");
+  EXPECT_EQ(md.training_iterations, 30);
+  EXPECT_EQ(md.hardware.num_gpus, 1);
 }
 
 // A double quote inside single quotes or inside `$(…)`, or in a trailing
