@@ -357,7 +357,10 @@ ProgressLine InterpretScanned(const ScannedLine& scanned) {
   if (!out.loss && b.loss_rank == 100 && b.loss_function_names == 1 && (b.has_counter || out.step) && out.step_time_s)
     out.loss = b.loss_function_value;
   out.time_names_step = out.step_time_s && b.time_names_step;
-  if (!out.step_time_s) out.step_time_s = FinishedBarTime(scanned, out);
+  if (!out.step_time_s) {
+    out.step_time_s = FinishedBarTime(scanned, out);
+    out.duration_times_steps = out.step_time_s && !scanned.has_bar;
+  }
   else RefineWholeUnitStepTime(scanned, out);
   // The run's own clock times its records better than the logger's stamp,
   // unless the stamp is the finer ("Elapsed Time: 00:01:02" beside a stamp

@@ -43,6 +43,10 @@ struct ProgressLine {
   // The step time's key or unit names its step ("time per batch", "s/it"):
   // a step's time even in an epoch-level record.
   bool time_names_step = false;
+  // The step time is a finished counter's keyless duration over its steps
+  // with no bar drawn (tf.keras verbose=2 "19/19 - 12s"): the scan withholds
+  // it where earlier records show the duration times an interval.
+  bool duration_times_steps = false;
   // Identifies the line's layout (the ordered keys it prints), so samples of
   // one logger can be told from another's.
   uint64_t layout = 0;

@@ -206,6 +206,21 @@ void ProgressScan::CountOuterEpochs(const Entry& a, ProgressReport& r) const {
       }
     }
   if (!outer || epochs.second < 2) return;
+  // Only an inner bar evidently per epoch: the newest record of the anchor's
+  // layout before the outer bar's line has the anchor's total and finished
+  // there, or the counter went back down after it (restarted at the epoch
+  // boundary). A run-wide counter ("step 1300/5000" beside "Epoch 2/5", or
+  // "Steps: 2250/5000" under "Epoch: 2/5") or another run's bar keeps step/total.
+  const Entry* before = nullptr;
+  for (const Entry& e : entries_)
+    if (e.line.layout == a.line.layout && e.index < outer->index && (!before || e.index > before->index)) before = &e;
+  if (!before || !before->line.step || before->line.total_steps != r.total_steps) return;
+  bool per_epoch_bar = *before->line.step == *r.total_steps;
+  for (const Entry& e : entries_)
+    if (!per_epoch_bar && e.line.layout == a.line.layout && e.index > outer->index && e.line.step &&
+        *e.line.step < *before->line.step && e.line.total_steps == r.total_steps)
+      per_epoch_bar = true;
+  if (!per_epoch_bar) return;
   // tqdm counts finished epochs: an inner bar printed after the outer line
   // runs in the next epoch; one printed before it finished an epoch counted.
   const int64_t per_epoch = *r.total_steps;

@@ -224,6 +224,26 @@ ProgressReport ProgressScan::FinishNow() const {
     }
   }
   if (!stamped_time) CheckStepTimeAgainstStamps(a, time_src, step_field, r, used);
+  if (time_src && time_src->line.duration_times_steps && r.step_time_s == time_src->line.step_time_s) {
+    // A barless finished counter's duration times its steps only as the one
+    // record of its epoch (tf.keras verbose=2). Earlier partial records of the
+    // same count ("50/500 - 1.6s" ... "500/500 - 1.6s") make it an interval's
+    // time; a finished record of another total just before it makes it an
+    // evaluation pass (model.evaluate after "19/19 - 3s"): unsure, no time.
+    const Entry* prev = nullptr;
+    bool partial = false;
+    for (const auto& e : entries_) {
+      if (e.line.layout != time_src->line.layout || e.index >= time_src->index) continue;
+      if (e.line.step && *e.line.step < *time_src->line.step && e.line.total_steps == time_src->line.total_steps) partial = true;
+      if (!prev || e.index > prev->index) prev = &e;
+    }
+    bool other_total = prev && prev->line.step && prev->line.total_steps &&
+                       *prev->line.step == *prev->line.total_steps && prev->line.total_steps != time_src->line.total_steps;
+    if (partial || other_total) {
+      r.step_time_s.reset();
+      r.steady_step_time_s.reset();
+    }
+  }
   if (!r.step_time_s) r.step_time_s = RunAverageStepTime(a, r.step, r.total_steps);
   WithholdImplausibleStepTime(r);
   SetProgressAndEta(r);

@@ -545,5 +545,55 @@ TEST(ProgressScan, ALoneDurationAfterTheRecordsTimesNoStep) {
   EXPECT_NEAR(*keyed.step_time_s, 1 / 4.56, 1e-9);
 }
 
+
+TEST(ProgressScan, EpochCountingOnlyOverAPerEpochInnerBar) {
+  // A bar naming its epoch beside a run-wide step counter: step/total.
+  ProgressReport desc = ScanProgress({"Epoch 2/5:   0%|          | 0/1000 [00:00<?, ?it/s]",
+                                      "step 1100/5000 | loss 0.512 | 0.30 s/step",
+                                      "Epoch 2/5:  10%|█         | 100/1000 [00:30<04:30,  3.33it/s]",
+                                      "step 1200/5000 | loss 0.498 | 0.30 s/step",
+                                      "Epoch 2/5:  20%|██        | 200/1000 [01:00<04:00,  3.33it/s]",
+                                      "step 1300/5000 | loss 0.487 | 0.30 s/step"});
+  ASSERT_TRUE(desc.progress_fraction);
+  EXPECT_NEAR(*desc.progress_fraction, 0.26, 1e-9);
+  // An epoch bar over a step bar counting the whole run (never resets).
+  ProgressReport run_wide = ScanProgress({"Epoch:   0%|          | 0/5 [00:00<?, ?it/s]",
+                                          "Steps:  10%|█         | 500/5000 [02:30<22:30,  3.33it/s, loss=0.61]",
+                                          "Steps:  20%|██        | 1000/5000 [05:00<20:00,  3.33it/s, loss=0.55]",
+                                          "Epoch:  20%|██        | 1/5 [05:00<20:00, 300.00s/it]",
+                                          "Steps:  30%|███       | 1500/5000 [07:30<17:30,  3.33it/s, loss=0.50]",
+                                          "Steps:  40%|████      | 2000/5000 [10:00<15:00,  3.33it/s, loss=0.47]",
+                                          "Epoch:  40%|████      | 2/5 [10:00<15:00, 300.00s/it]",
+                                          "Steps:  45%|████▌     | 2250/5000 [11:15<13:45,  3.33it/s, loss=0.45]"});
+  ASSERT_TRUE(run_wide.progress_fraction);
+  EXPECT_NEAR(*run_wide.progress_fraction, 0.45, 1e-9);
+  // An earlier (crashed) run's epoch bar over a resumed run's bar.
+  ProgressReport resumed = ScanProgress({"Epoch:   0%|          | 0/2 [00:00<?, ?it/s]",
+                                         "Iteration: 100%|██████████| 100/100 [00:30<00:00,  3.33it/s]",
+                                         "Epoch:  50%|█████     | 1/2 [00:30<00:30, 30.00s/it]",
+                                         "Traceback (most recent call last):",
+                                         "RuntimeError: CUDA out of memory.",
+                                         "Resuming from checkpoint",
+                                         "Train:  30%|███       | 300/1000 [01:30<03:30,  3.33it/s, loss=0.41]"});
+  ASSERT_TRUE(resumed.progress_fraction);
+  EXPECT_NEAR(*resumed.progress_fraction, 0.3, 1e-9);
+}
+
+TEST(ProgressScan, AnIntervalsDurationOrAnEvaluationTimesNoSteps) {
+  std::vector<std::string> lines;
+  const char* losses[] = {"0.912", "0.801", "0.77", "0.74", "0.71", "0.69", "0.66", "0.64", "0.611", "0.602"};
+  for (int i = 1; i <= 10; ++i) lines.push_back(std::to_string(50 * i) + "/500 - 1.6s - loss: " + losses[i - 1]);
+  ProgressReport interval = ScanProgress(lines);
+  EXPECT_EQ(interval.step, 500);
+  if (interval.step_time_s) EXPECT_NEAR(*interval.step_time_s, 0.032, 1e-9);
+  ProgressReport eval = ScanProgress({"Epoch 10/10", "19/19 - 3s - loss: 0.0275 - accuracy: 0.9843",
+                                      "4/4 - 1s - loss: 0.0512 - accuracy: 0.9700"});
+  if (eval.step_time_s) EXPECT_NEAR(*eval.step_time_s, 3.0 / 19, 1e-9);
+  // Keras verbose=2 proper: one finished record per epoch.
+  ProgressReport keras = ScanProgress({"Epoch 1/10", "19/19 - 3s - loss: 0.0475", "Epoch 2/10", "19/19 - 3s - loss: 0.0275"});
+  ASSERT_TRUE(keras.step_time_s);
+  EXPECT_NEAR(*keras.step_time_s, 3.0 / 19, 1e-9);
+}
+
 }  // namespace
 }  // namespace schedmate
