@@ -14,6 +14,8 @@ ProgressScan::ProgressScan(ProgressScanOptions options, const LineClassifier* cl
     : options_(options), classifier_(classifier), scratch_(classifier->MakeScratch()) {}
 
 bool ProgressScan::Add(std::string_view line, int64_t index) {
+  if (last_added_ >= 0 && last_added_ > index) below_[index] = last_added_;
+  last_added_ = index;
   ++stats_.lines;
   stats_.bytes += static_cast<int64_t>(line.size()) + 1;
   if (!header_read_ && line.size() <= 600) {
@@ -115,7 +117,7 @@ void ProgressScan::Record(std::string_view line, int64_t index, bool filter) {
     if (!p.is_training && !p.is_eval && !epoch_bar_ && EpochBarCounter(scanned))
       epoch_bar_ = Entry{p, index, scanned};  // read newest first: the newest such bar
     if (!p.is_training && !head) continue;
-    if (p.step && rejected_index_ == index + 1) ReadTail();
+    if (p.step && rejected_index_ == Below(index)) ReadTail();
     ++stats_.training_lines;
     if (first_step_ < 0 && p.step) first_step_ = static_cast<int>(entries_.size());
     entries_.push_back({std::move(p), index, std::move(scanned)});
@@ -169,11 +171,11 @@ void ProgressScan::NoteAnnouncement(const ScannedLine& announcement, int64_t ind
   }
   if (announced_index_ >= 0 || entries_.empty()) return;  // the newest announcement only
   announced_index_ = index;
-  pass_start_ = index + 1 + (dropped ? 1 : 0);
+  pass_start_ = dropped ? Below(Below(index)) : Below(index);
 }
 
 bool ProgressScan::RecordJustBelow(int64_t index) const {
-  return !entries_.empty() && entries_.back().index == index + 1 && !entries_.back().scanned.has_bar;
+  return !entries_.empty() && entries_.back().index == Below(index) && !entries_.back().scanned.has_bar;
 }
 
 // A record printed right under a line that announces an evaluation

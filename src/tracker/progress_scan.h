@@ -15,6 +15,7 @@
 #define SCHEDMATE_TRACKER_PROGRESS_SCAN_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -199,6 +200,15 @@ class ProgressScan {
   int progress_like_ = 0;  // stage-1 lines the classifier ranks progress first
   int64_t announced_index_ = -1;  // NoteAnnouncement: the announcement's line, and the first line of its pass
   int64_t pass_start_ = -1;
+  // The line read just before each line (the one below it): an index is a
+  // line number (ScanProgress) or a byte offset (TrackFile), so "the next
+  // line" is the one read before, not index + 1.
+  std::map<int64_t, int64_t> below_;
+  int64_t last_added_ = -1;
+  int64_t Below(int64_t index) const {
+    auto it = below_.find(index);
+    return it == below_.end() ? index + 1 : it->second;
+  }
   int64_t rejected_index_ = -1;  // the newest line stage 1 rejected, and its text
   std::string rejected_;
   ProgressScanStats stats_;

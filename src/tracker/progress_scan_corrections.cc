@@ -288,7 +288,7 @@ std::vector<size_t> ProgressScan::AnnouncedPass() const {
     const Entry& e = entries_[i];
     if (e.index != next || e.line.layout != first.line.layout || e.line.total_steps != first.line.total_steps) break;
     pass.push_back(i);
-    ++next;
+    next = Below(e.index);
   }
   return pass;
 }

@@ -595,5 +595,32 @@ TEST(ProgressScan, AnIntervalsDurationOrAnEvaluationTimesNoSteps) {
   EXPECT_NEAR(*keras.step_time_s, 3.0 / 19, 1e-9);
 }
 
+
+TEST(ProgressScan, AnAnnouncedEvaluationPassByByteOffsets) {
+  // TrackFile (schedmate track) numbers lines by byte offset: the pass right
+  // below the announcement is found as in ScanProgress.
+  std::vector<std::string> lines = {
+      "step 380/400 - loss: 0.4210 - acc: 0.8812 - 120ms/step",
+      "step 390/400 - loss: 0.4175 - acc: 0.8820 - 121ms/step",
+      "step 400/400 - loss: 0.4102 - acc: 0.8825 - 119ms/step",
+      "save checkpoint at ./output/3",
+      "Eval begin...",
+      "step 10/50 - loss: 0.5312 - acc: 0.8411 - 45ms/step",
+      "step 20/50 - loss: 0.5120 - acc: 0.8460 - 44ms/step",
+      "step 30/50 - loss: 0.5275 - acc: 0.8433 - 46ms/step"};
+  std::vector<int64_t> offsets;
+  int64_t at = 0;
+  for (const auto& l : lines) {
+    offsets.push_back(at);
+    at += static_cast<int64_t>(l.size()) + 1;
+  }
+  ProgressScan scan(ProgressScanOptions{});
+  for (size_t i = lines.size(); i-- > 0;)
+    if (!scan.Add(lines[i], offsets[i])) break;
+  ProgressReport r = scan.Finish();
+  EXPECT_EQ(r.step, 400);
+  EXPECT_EQ(r.total_steps, 400);
+}
+
 }  // namespace
 }  // namespace schedmate
