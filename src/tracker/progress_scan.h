@@ -142,6 +142,8 @@ class ProgressScan {
   bool HasClimbingTotals() const;
   void SwapClimbingTotals();
   void Reanchor();
+  // Removes the entries marked in `drop` (into `*dropped` when given) and reanchors.
+  void DropEntries(const std::vector<bool>& drop, std::vector<Entry>* dropped = nullptr);
   // Records the pending rows; true when `older` (the line before them) heads
   // them and was read with them (table_rows.h IsBlockHeader).
   bool FlushRows(std::string_view older = {});
@@ -223,6 +225,8 @@ bool InvertedRate(const ScannedLine& s, double t);
 // Progress from the step and its total; the ETA at the steady step time
 // (else the step time), none when more than a year is still to run.
 void SetProgressAndEta(ProgressReport& r);
+// The same for `done` of `total` steps counted otherwise (epochs of a nested bar).
+void SetProgressAndEta(ProgressReport& r, int64_t done, int64_t total);
 // A drawn bar's counter that counts epochs ("Epoch:  40%|████| 2/5",
 // "Training: 2/4 [04:01, 120.50s/epoch]"): finished epochs and their total.
 std::optional<std::pair<int64_t, int64_t>> EpochBarCounter(const ScannedLine& s);

@@ -127,10 +127,15 @@ void WithholdImplausibleStepTime(ProgressReport& r) {
 
 void SetProgressAndEta(ProgressReport& r) {
   if (!r.step || !r.total_steps || *r.total_steps <= 0) return;
-  r.progress_fraction = std::clamp(static_cast<double>(*r.step) / *r.total_steps, 0.0, 1.0);
+  SetProgressAndEta(r, *r.step, *r.total_steps);
+}
+
+void SetProgressAndEta(ProgressReport& r, int64_t done, int64_t total) {
+  if (total <= 0) return;
+  r.progress_fraction = std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0);
   std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
   if (!t) return;
-  const double eta = static_cast<double>(std::max<int64_t>(0, *r.total_steps - *r.step)) * *t;
+  const double eta = static_cast<double>(std::max<int64_t>(0, total - done)) * *t;
   // More than a year still to run: the total or the time is not the run's.
   if (eta <= kYear) r.eta_s = eta;
 }

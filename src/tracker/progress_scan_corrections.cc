@@ -103,9 +103,15 @@ void ProgressScan::DropRepeatedFinishedBars() {
     }
     if (std::count(drop.begin(), drop.end(), true) < 2) return;
   }
+  DropEntries(drop);
+}
+
+void ProgressScan::DropEntries(const std::vector<bool>& drop, std::vector<Entry>* dropped) {
   std::vector<Entry> kept;
-  for (size_t i = 0; i < entries_.size(); ++i)
+  for (size_t i = 0; i < entries_.size(); ++i) {
     if (!drop[i]) kept.push_back(std::move(entries_[i]));
+    else if (dropped) dropped->push_back(std::move(entries_[i]));
+  }
   entries_.swap(kept);
   Reanchor();
 }
@@ -151,16 +157,10 @@ bool ProgressScan::HasOuterBars() const {
 void ProgressScan::DropOuterBars() {
   std::vector<bool> drop(entries_.size());
   for (size_t i = 0; i < std::min<size_t>(entries_.size(), kBarsCompared); ++i) drop[i] = IsOuterBar(entries_[i]);
-  std::vector<Entry> kept;
-  for (size_t i = 0; i < entries_.size(); ++i)
-    (drop[i] ? outer_bars_ : kept).push_back(std::move(entries_[i]));
-  entries_.swap(kept);
-  Reanchor();
+  DropEntries(drop, &outer_bars_);
 }
 
 namespace {
-constexpr double kYearOfSeconds = 365 * 86400.0;  // an ETA beyond it is no run's (SetProgressAndEta)
-
 bool HasEpochWord(const std::string& key) {
   for (size_t p = 0; p <= key.size();) {
     size_t q = key.find(' ', p);
@@ -225,14 +225,9 @@ void ProgressScan::CountOuterEpochs(const Entry& a, ProgressReport& r) const {
   // runs in the next epoch; one printed before it finished an epoch counted.
   const int64_t per_epoch = *r.total_steps;
   const int64_t total = epochs.second * per_epoch;
-  int64_t done = epochs.first * per_epoch + (a.index > outer->index ? *r.step : 0);
-  done = std::clamp<int64_t>(done, 0, total);
-  r.progress_fraction = static_cast<double>(done) / static_cast<double>(total);
+  const int64_t done = std::clamp<int64_t>(epochs.first * per_epoch + (a.index > outer->index ? *r.step : 0), 0, total);
   r.eta_s.reset();
-  std::optional<double> t = r.steady_step_time_s ? r.steady_step_time_s : r.step_time_s;
-  if (!t) return;
-  const double eta = static_cast<double>(total - done) * *t;
-  if (eta <= kYearOfSeconds) r.eta_s = eta;
+  SetProgressAndEta(r, done, total);
 }
 
 bool ProgressScan::ClimbingTotals(uint64_t layout) const {
@@ -298,11 +293,7 @@ void ProgressScan::DropAnnouncedPass() {
   if (pass.empty()) return;
   std::vector<bool> drop(entries_.size(), false);
   for (size_t i : pass) drop[i] = true;
-  std::vector<Entry> kept;
-  for (size_t i = 0; i < entries_.size(); ++i)
-    if (!drop[i]) kept.push_back(std::move(entries_[i]));
-  entries_.swap(kept);
-  Reanchor();
+  DropEntries(drop);
 }
 
 ProgressReport ProgressScan::Finish() const {
