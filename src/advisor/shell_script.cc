@@ -488,6 +488,58 @@ static bool ReadsACheckpoint(const LaunchSpec& spec) {
   return false;
 }
 
+// `bash -c 'LR=0.05; python main.py --lr $LR'`: plain `NAME=value;`
+// assignments leading the string apply after the outer script's ones. Sets
+// them in `*vars` and returns the rest of the string.
+static std::string TakeLeadingAssignments(std::string inner, std::map<std::string, std::string>* vars) {
+  for (;;) {
+    size_t b = inner.find_first_not_of(" \t\n");
+    if (b == std::string::npos) break;
+    size_t e = b;
+    if (inner.compare(b, 7, "export ") == 0) e = b + 7;
+    size_t name_start = e;
+    while (e < inner.size() && IsNameChar(inner[e])) ++e;
+    if (e == name_start || e >= inner.size() || inner[e] != '=' ||
+        std::isdigit(static_cast<unsigned char>(inner[name_start])))
+      break;
+    size_t end = inner.find_first_of(";&\n", e);
+    if (end == std::string::npos) break;
+    std::string value = inner.substr(e + 1, end - e - 1);
+    value.erase(value.find_last_not_of(" \t") + 1);
+    if (value.find_first_of(" \t'\"`$(") != std::string::npos) break;  // plain words only
+    (*vars)[inner.substr(name_start, e - name_start)] = value;
+    size_t next = inner.find_first_not_of(";& \t\n", end);
+    if (next == std::string::npos) break;
+    inner = inner.substr(next);
+  }
+  return inner;
+}
+
+// `srun … bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD'`: the inner
+// shell runs the string with the exported variables (single quotes only
+// delay the expansion); the words before it (srun and its options) stay.
+// The command with its `sh -c` string expanded, or nullopt without one.
+static std::optional<std::string> ExpandShellString(const std::string& expanded,
+                                                    const std::map<std::string, std::string>& vars,
+                                                    const std::vector<std::string>& positional) {
+  if (expanded.find(" -c ") == std::string::npos || expanded.find("sh -c ") == std::string::npos) return std::nullopt;
+  auto words = ShellSplit(expanded);
+  if (!words.ok()) return std::nullopt;
+  for (size_t k = 0; k + 2 < words->size(); ++k) {
+    const std::string& sh = (*words)[k];
+    if ((sh != "bash" && sh != "sh") || (*words)[k + 1] != "-c") continue;
+    std::string outer;
+    for (size_t q = 0; q < k; ++q) outer += (*words)[q] + " ";
+    // The rank variables srun sets in each task (--node_rank $SLURM_PROCID) hold a value there.
+    std::map<std::string, std::string> inner_vars = vars;
+    for (const char* rank : {"SLURM_PROCID", "SLURM_NODEID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+      inner_vars.emplace(rank, "0");
+    std::string inner = TakeLeadingAssignments((*words)[k + 2], &inner_vars);
+    return outer + ExpandShellVars(inner, inner_vars, positional);
+  }
+  return std::nullopt;
+}
+
 std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellContext& ctx) {
   ShellLaunch out;
   std::optional<ShellLaunch> first, helper;
@@ -677,46 +729,7 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
         if (!whole) break;
         expanded.replace(at, copy.size(), src);
       }
-    // `srun … bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD'`: the inner
-    // shell runs the string with the exported variables (single quotes only
-    // delay the expansion); the words before it (srun and its options) stay.
-    if (size_t c = expanded.find(" -c "); c != std::string::npos && expanded.find("sh -c ") != std::string::npos)
-      if (auto words = ShellSplit(expanded); words.ok())
-        for (size_t k = 0; k + 2 < words->size(); ++k) {
-          const std::string& sh = (*words)[k];
-          if ((sh != "bash" && sh != "sh") || (*words)[k + 1] != "-c") continue;
-          std::string outer;
-          for (size_t q = 0; q < k; ++q) outer += (*words)[q] + " ";
-          // The rank variables srun sets in each task (--node_rank $SLURM_PROCID) hold a value there.
-          std::map<std::string, std::string> inner_vars = vars;
-          for (const char* rank : {"SLURM_PROCID", "SLURM_NODEID", "SLURM_LOCALID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"})
-            inner_vars.emplace(rank, "0");
-          // `bash -c 'LR=0.05; python main.py --lr $LR'`: assignments leading
-          // the string apply after the outer script's ones.
-          std::string inner = (*words)[k + 2];
-          for (;;) {
-            size_t b = inner.find_first_not_of(" \t\n");
-            if (b == std::string::npos) break;
-            size_t e = b;
-            if (inner.compare(b, 7, "export ") == 0) e = b + 7;
-            size_t name_start = e;
-            while (e < inner.size() && IsNameChar(inner[e])) ++e;
-            if (e == name_start || e >= inner.size() || inner[e] != '=' ||
-                std::isdigit(static_cast<unsigned char>(inner[name_start])))
-              break;
-            size_t end = inner.find_first_of(";&\n", e);
-            if (end == std::string::npos) break;
-            std::string value = inner.substr(e + 1, end - e - 1);
-            value.erase(value.find_last_not_of(" \t") + 1);
-            if (value.find_first_of(" \t'\"`$(") != std::string::npos) break;  // plain words only
-            inner_vars[inner.substr(name_start, e - name_start)] = value;
-            size_t next = inner.find_first_not_of(";& \t\n", end);
-            if (next == std::string::npos) break;
-            inner = inner.substr(next);
-          }
-          expanded = outer + ExpandShellVars(inner, inner_vars, ctx.positional);
-          break;
-        }
+    if (auto inner = ExpandShellString(expanded, vars, ctx.positional)) expanded = std::move(*inner);
     auto spec = ParseLaunchCommand(expanded, ctx.console_scripts);
     if (!spec.ok() && spec.status().message().find("unterminated quote") != std::string::npos) {
       // A stray quote pasted from a README (`--save_step 2000"`): read the line without it.
@@ -742,17 +755,16 @@ std::optional<ShellLaunch> FindShellLaunch(std::string_view script, const ShellC
     // converted checkpoint): the later launch is the run, when there is one.
     // A python line given a training setting (--epochs 120, --batch_size 512)
     // trains: it is the run, whatever follows it (a checkpoint's calibration).
-    if (!TrainingEntry(spec->entry) && spec->launcher == "python" && !cand.is_shell &&
-        !GivesTrainingSetting(*spec)) {
+    const bool trains = TrainingEntry(spec->entry) || GivesTrainingSetting(*spec);
+    if (!trains && spec->launcher == "python" && !cand.is_shell) {
       if (!helper) helper = std::move(cand);
       continue;  // the first such line is the run unless a launch follows
     }
     // A later wrapper script (`bash notify.sh`) replaces a parked python run
-    // only when it is named for training or given a training setting.
-    if (helper && cand.is_shell && !TrainingEntry(spec->entry) && !GivesTrainingSetting(*spec)) continue;
-    // Nor does a later launch that only reads a checkpoint the run wrote
+    // only when it is named for training or given a training setting; nor
+    // does a later launch that only reads a checkpoint the run wrote
     // (`torchrun … calibrate.py --ckpt out/last.pth`): a post-processing step.
-    if (helper && !TrainingEntry(spec->entry) && !GivesTrainingSetting(*spec) && ReadsACheckpoint(*spec)) continue;
+    if (helper && !trains && (cand.is_shell || ReadsACheckpoint(*spec))) continue;
     return cand;
   }
   if (helper) return helper;
